@@ -1,0 +1,1 @@
+"""mcpwall: a security gateway for the Model Context Protocol."""
