@@ -1,0 +1,5 @@
+"""``python -m mcpwall``."""
+
+from mcpwall.cli import main
+
+main()

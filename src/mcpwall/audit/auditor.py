@@ -1,0 +1,46 @@
+"""The gateway's view of the audit trail: typed helpers that stamp and append events."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+import orjson
+
+from mcpwall.audit.chain import AuditChain
+
+
+def arguments_digest(arguments: Any) -> str:
+    """SHA-256 of the canonical JSON of a call's arguments."""
+    return hashlib.sha256(orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+class Auditor:
+    """Stamps events with time, session and server and appends them to the chain.
+
+    Args:
+        chain: where records go.
+        session: the mcpwall session id.
+        server: the server identity.
+        keep_arguments: characters of arguments to keep in records (0: only their hash).
+    """
+
+    def __init__(self, chain: AuditChain, *, session: str, server: str, keep_arguments: int = 0) -> None:
+        self.chain = chain
+        self.session = session
+        self.server = server
+        self.keep_arguments = keep_arguments
+
+    def emit(self, event_type: str, **fields: Any) -> dict[str, Any]:
+        """Append one event."""
+        event = {"type": event_type, "ts": time.time(), "session": self.session, "server": self.server}
+        event.update(fields)
+        return self.chain.append(event)
+
+    def arguments(self, arguments: Any) -> dict[str, Any]:
+        """The audit form of a call's arguments: a hash, plus a truncated copy if configured."""
+        out: dict[str, Any] = {"arguments_sha256": arguments_digest(arguments)}
+        if self.keep_arguments:
+            out["arguments"] = orjson.dumps(arguments).decode()[: self.keep_arguments]
+        return out

@@ -1,0 +1,125 @@
+"""The hash-chained JSONL audit trail.
+
+Each line is one JSON object with ``seq``, ``prev_hash`` and ``hash``, where ``hash`` is the
+SHA-256 of the canonical JSON (sorted keys, compact) of the record without ``hash``. Editing,
+removing, inserting or reordering any line breaks the chain at that line.
+
+Several mcpwall processes may append to one file: each append takes an exclusive ``flock``,
+re-reads the tail only when another process has written since, and writes the line with one
+``write(2)`` on an ``O_APPEND`` descriptor. A line torn by a crash mid-write is cut off by the
+next writer, which records an ``audit_tail_repaired`` event (with the torn bytes' length and
+hash) before continuing the chain from the last whole record.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+GENESIS: Final = "0" * 64
+_TAIL_CHUNK: Final = 1 << 16
+
+
+def record_hash(record: dict[str, Any]) -> str:
+    """SHA-256 over the canonical JSON of a record, ``hash`` excluded."""
+    body = {k: v for k, v in record.items() if k != "hash"}
+    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+@dataclass(slots=True)
+class _Tail:
+    seq: int
+    hash: str
+    size: int
+
+
+class AuditChain:
+    """Appends hash-chained records to one JSONL file.
+
+    Args:
+        path: the audit file; created with mode 0600 when missing.
+    """
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+        self._tail = _Tail(seq=0, hash=GENESIS, size=-1)
+
+    def append(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Chain and write one event; returns the record as written."""
+        with self._locked():
+            self._sync_tail()
+            return self._write(event)
+
+    def close(self) -> None:
+        """Flush to disk and close."""
+        if self._fd >= 0:
+            os.fsync(self._fd)
+            os.close(self._fd)
+            self._fd = -1
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def _write(self, event: dict[str, Any]) -> dict[str, Any]:
+        record = {"seq": self._tail.seq + 1, "prev_hash": self._tail.hash, **event}
+        record["hash"] = record_hash(record)
+        line = orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+        os.write(self._fd, line)
+        self._tail = _Tail(seq=record["seq"], hash=record["hash"], size=self._tail.size + len(line))
+        return record
+
+    def _sync_tail(self) -> None:
+        size = os.fstat(self._fd).st_size
+        if size == self._tail.size:
+            return
+        data, start = _read_tail(self._fd, size)
+        cut = data.rfind(b"\n") + 1
+        torn = data[cut:]
+        self._tail = _tail_from(data[:cut], start + cut)
+        if torn:
+            os.ftruncate(self._fd, start + cut)
+            self._write(_repair_event(torn))
+
+
+def _read_tail(fd: int, size: int) -> tuple[bytes, int]:
+    """The end of the file holding at least its last whole line, and where that slice starts."""
+    start = size
+    data = b""
+    while start > 0:
+        start = max(0, start - _TAIL_CHUNK)
+        data = os.pread(fd, size - start, start)
+        if data.count(b"\n") >= 2 or (start == 0):
+            break
+    return data, start
+
+
+def _tail_from(whole_lines: bytes, size: int) -> _Tail:
+    lines = whole_lines.rstrip(b"\n").rsplit(b"\n", 1)
+    last = lines[-1]
+    if not last:
+        return _Tail(seq=0, hash=GENESIS, size=size)
+    record = orjson.loads(last)
+    return _Tail(seq=int(record["seq"]), hash=str(record["hash"]), size=size)
+
+
+def _repair_event(torn: bytes) -> dict[str, Any]:
+    return {
+        "type": "audit_tail_repaired",
+        "torn_bytes": len(torn),
+        "torn_sha256": hashlib.sha256(torn).hexdigest(),
+    }

@@ -1,0 +1,75 @@
+"""Configuration models. Every model forbids unknown keys: a typo does not load.
+
+The configuration reference (`mcpwall config schema`) is generated from these models and their
+attribute docstrings, so it cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcpwall.armor.tool_lists import ToolLists
+
+
+class Strict(BaseModel):
+    """Base of every config model: unknown keys are errors; field docstrings are descriptions."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+
+
+class EnvironmentSettings(Strict):
+    """What a spawned server gets of mcpwall's environment. Nothing else reaches it."""
+
+    allowed_env: list[str] = Field(default_factory=list)
+    """Names copied from mcpwall's environment, beyond PATH, HOME and LANG."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Variables set for the server. A value ``env:NAME`` or ``file:PATH`` is a credential
+    reference, resolved when the server starts and never logged."""
+
+
+class WireSettings(Strict):
+    """Framing limits and lifecycle timing."""
+
+    max_line_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    """The longest JSON-RPC line accepted in either direction; longer lines are refused."""
+    shutdown_grace_seconds: float = Field(default=5.0, gt=0, le=120)
+    """How long a server may take to exit after its stdin closes before it is killed."""
+
+
+class AuditSettings(Strict):
+    """The tamper-evident audit trail."""
+
+    record_arguments: int = Field(default=0, ge=0)
+    """Characters of a call's arguments kept in the audit record; 0 keeps only their hash."""
+
+
+class ServerSpec(Strict):
+    """One MCP server mcpwall can start or reach."""
+
+    command: str | None = None
+    """The program to start (stdio servers)."""
+    args: list[str] = Field(default_factory=list)
+    """Its arguments."""
+    cwd: str | None = None
+    """Its working directory."""
+    environment: EnvironmentSettings | None = None
+    """Its environment; defaults to the top-level ``environment``."""
+    tools: ToolLists | None = None
+    """Its tool lists; default to the top-level ``tools``."""
+
+
+class Config(Strict):
+    """The whole mcpwall configuration."""
+
+    state_dir: str | None = None
+    """Where the state database and audit trail live. Default: $XDG_STATE_HOME/mcpwall."""
+    tools: ToolLists = Field(default_factory=ToolLists)
+    """Tool allow/deny lists for every server without its own."""
+    environment: EnvironmentSettings = Field(default_factory=EnvironmentSettings)
+    """Environment for every server without its own."""
+    wire: WireSettings = Field(default_factory=WireSettings)
+    """Framing limits and lifecycle timing."""
+    audit: AuditSettings = Field(default_factory=AuditSettings)
+    """The audit trail."""
+    servers: dict[str, ServerSpec] = Field(default_factory=dict)
+    """Servers by name; ``mcpwall run --name NAME`` takes that server's settings."""

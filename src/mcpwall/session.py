@@ -1,0 +1,271 @@
+"""One client's session with one server: every message in both directions passes through here.
+
+`Session` is synchronous and does no I/O of its own: the gateway feeds it lines and gives it two
+callables to send lines on. What it forwards is always ``dump`` of the object it checked.
+
+Client → server: requests are checked (tools/call through the pipeline) and tracked by id;
+notifications pass; responses pass only when they answer a request the server made.
+Server → client: responses pass only when they answer a tracked request (tools/list results are
+filtered first); server requests are tracked so that only real answers go back.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mcpwall import jsonrpc, mcp
+from mcpwall.audit import Auditor
+from mcpwall.errors import ProtocolError
+from mcpwall.jsonrpc import Kind, Message, RequestId
+from mcpwall.pipeline.check import Context
+from mcpwall.pipeline.runner import Pipeline
+from mcpwall.pipeline.verdict import Decision
+from mcpwall.transports.lines import Oversized
+
+Send = Callable[[bytes], None]
+
+DENIED_MESSAGE = "Blocked by mcpwall policy."
+
+
+@dataclass(slots=True)
+class Pending:
+    """A client request the server has not answered yet."""
+
+    method: str
+    started: float
+    tool: str | None = None
+
+
+class Session:
+    """Relays and checks the messages of one client session.
+
+    Args:
+        server: the server identity.
+        pipeline: the checks.
+        auditor: where every decision goes.
+        to_client: sends one line to the client.
+        to_server: sends one line to the server.
+    """
+
+    def __init__(self, *, server: str, pipeline: Pipeline, auditor: Auditor, to_client: Send, to_server: Send) -> None:
+        self.id = auditor.session or uuid.uuid4().hex
+        self.server = server
+        self.pipeline = pipeline
+        self.audit = auditor
+        self.to_client = to_client
+        self.to_server = to_server
+        self.facts = mcp.SessionFacts()
+        self.tools: dict[str, dict[str, Any]] = {}
+        self.pending: dict[RequestId, Pending] = {}
+        self.server_pending: set[RequestId] = set()
+
+    # ----- client → server -------------------------------------------------------------
+
+    def from_client(self, line: bytes | Oversized) -> None:
+        """Handle one line from the client."""
+        obj = self._parse(line, "client")
+        if isinstance(obj, list):
+            self._batch(obj, "client", self._client_message)
+        elif obj is not None:
+            self._client_message(obj)
+
+    def _client_message(self, obj: Any) -> None:
+        message = self._classify(obj, "client")
+        if message is None:
+            return
+        if message.kind is Kind.REQUEST:
+            self._client_request(message)
+        elif message.kind is Kind.NOTIFICATION:
+            self.to_server(jsonrpc.dump(message.obj))
+        elif message.id in self.server_pending:
+            self.server_pending.discard(message.id)
+            self.to_server(jsonrpc.dump(message.obj))
+        else:
+            self.audit.emit("response_dropped", direction="client", id=message.id, reason="unsolicited")
+
+    def _client_request(self, message: Message) -> None:
+        request_id = message.id
+        assert request_id is not None  # noqa: S101 -- classify guarantees a request id
+        if request_id in self.pending:
+            self._refuse(request_id, "client", jsonrpc.INVALID_REQUEST, "duplicate request id")
+            return
+        if self.facts.learn(message):
+            self._session_started()
+        tool = None
+        if message.method == mcp.TOOLS_CALL:
+            call = self._tool_call(message)
+            if call is None:
+                return
+            tool = call.name
+        self.pending[request_id] = Pending(message.method, time.perf_counter(), tool)
+        self.to_server(jsonrpc.dump(message.obj))
+
+    def _tool_call(self, message: Message) -> mcp.ToolCall | None:
+        try:
+            call = mcp.ToolCall.of(message)
+        except ProtocolError as exc:
+            self._refuse(message.id, "client", exc.code, str(exc))
+            return None
+        decision = self.pipeline.decide_call(call, self.context())
+        self.audit.emit("tool_call_requested", tool=call.name, **self.audit.arguments(call.arguments))
+        if decision.denied:
+            self._deny(call, decision)
+            return None
+        self.audit.emit("tool_call_allowed", tool=call.name, level=decision.level.name)
+        return call
+
+    def _deny(self, call: mcp.ToolCall, decision: Decision) -> None:
+        verdict = decision.decisive
+        violation = verdict.violation if verdict else None
+        self.audit.emit(
+            "tool_call_denied",
+            tool=call.name,
+            level=decision.level.name,
+            violation=violation,
+            check=verdict.check if verdict else None,
+            rule=verdict.rule if verdict else None,
+            reason=verdict.reason if verdict else None,
+            status="PERMISSION_DENIED",
+        )
+        data = {"violation": violation or "PolicyDenied", "tool": call.name}
+        self.to_client(jsonrpc.dump(jsonrpc.error(call.request_id, jsonrpc.POLICY_DENIED, DENIED_MESSAGE, data)))
+
+    def context(self) -> Context:
+        """The read-only context checks see now."""
+        return Context(server=self.server, session_id=self.id, facts=self.facts, tools=self.tools)
+
+    def _session_started(self) -> None:
+        self.audit.emit(
+            "session_started",
+            era=self.facts.era.value,
+            protocol_version=self.facts.protocol_version,
+            client_info=self.facts.client_info,
+        )
+
+    # ----- server → client -------------------------------------------------------------
+
+    def from_server(self, line: bytes | Oversized) -> None:
+        """Handle one line from the server."""
+        obj = self._parse(line, "server")
+        if isinstance(obj, list):
+            self._batch(obj, "server", self._server_message)
+        elif obj is not None:
+            self._server_message(obj)
+
+    def _server_message(self, obj: Any) -> None:
+        message = self._classify(obj, "server")
+        if message is None:
+            return
+        if message.kind is Kind.RESPONSE:
+            self._server_response(message)
+            return
+        if message.kind is Kind.REQUEST:
+            if message.id in self.server_pending:
+                self.audit.emit("message_rejected", direction="server", reason="duplicate id", id=message.id)
+                self.to_server(jsonrpc.dump(jsonrpc.error(message.id, jsonrpc.INVALID_REQUEST, "duplicate id")))
+                return
+            self.server_pending.add(message.id)  # type: ignore[arg-type] # requests have ids
+        self.to_client(jsonrpc.dump(message.obj))
+
+    def _server_response(self, message: Message) -> None:
+        pending = self.pending.pop(message.id, None) if message.id is not None else None
+        if pending is None:
+            self.audit.emit("response_dropped", direction="server", id=message.id, reason="unsolicited")
+            return
+        if pending.method == mcp.TOOLS_LIST and "result" in message.obj:
+            self._filter_tools(message.obj["result"])
+        elif pending.tool is not None:
+            self._call_finished(pending, message.obj)
+        self.to_client(jsonrpc.dump(message.obj))
+
+    def _filter_tools(self, result: Any) -> None:
+        tools = mcp.listed_tools(result)
+        if tools is None:
+            return
+        ctx = self.context()
+        visible: list[dict[str, Any]] = []
+        hidden: list[dict[str, Any]] = []
+        for tool in tools:
+            decision = self.pipeline.decide_listed(tool, ctx)
+            (hidden if decision.denied else visible).append(tool)
+        result["tools"] = visible
+        self.tools.update({t["name"]: t for t in visible if isinstance(t.get("name"), str)})
+        if hidden:
+            self.audit.emit("tools_hidden", tools=[str(t.get("name")) for t in hidden])
+
+    def _call_finished(self, pending: Pending, obj: dict[str, Any]) -> None:
+        result = obj.get("result")
+        failed = "error" in obj or (isinstance(result, dict) and result.get("isError") is True)
+        self.audit.emit(
+            "tool_call_failed" if failed else "tool_call_completed",
+            tool=pending.tool,
+            status="ERROR" if failed else "SUCCESS",
+            duration_ms=round((time.perf_counter() - pending.started) * 1000, 3),
+        )
+
+    # ----- shared -----------------------------------------------------------------------
+
+    def fail_pending(self, code: int, message: str, status: str) -> None:
+        """Answer every outstanding client request with an error (the server is gone)."""
+        for request_id, pending in list(self.pending.items()):
+            self.to_client(jsonrpc.dump(jsonrpc.error(request_id, code, message)))
+            if pending.tool is not None:
+                self.audit.emit("tool_call_failed", tool=pending.tool, status=status, reason=message)
+        self.pending.clear()
+
+    def _parse(self, line: bytes | Oversized, sender: str) -> Any:
+        if isinstance(line, Oversized):
+            self._oversized(line, sender)
+            return None
+        try:
+            return jsonrpc.loads(line)
+        except ProtocolError as exc:
+            self.audit.emit("message_rejected", direction=sender, reason=str(exc), size=len(line))
+            return None
+
+    def _oversized(self, line: Oversized, sender: str) -> None:
+        request_id = jsonrpc.sniff_id(line.prefix)
+        self.audit.emit("message_rejected", direction=sender, reason="line too long", size=line.size)
+        if sender == "client" and request_id is not None:
+            self._reply_client(request_id, jsonrpc.MESSAGE_REJECTED, "message too large")
+        elif sender == "server" and request_id in self.pending:
+            self.pending.pop(request_id)
+            self._reply_client(request_id, jsonrpc.MESSAGE_REJECTED, "server response too large")
+
+    def _classify(self, obj: Any, sender: str) -> Message | None:
+        try:
+            return jsonrpc.classify(obj)
+        except ProtocolError as exc:
+            request_id = obj.get("id") if isinstance(obj, dict) else None
+            if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+                request_id = None
+            self._refuse(request_id, sender, exc.code, str(exc))
+            return None
+
+    def _batch(self, items: list[Any], sender: str, handle: Callable[[Any], None]) -> None:
+        if self.facts.batches_allowed and items:
+            for item in items:
+                handle(item)
+            return
+        self.audit.emit("message_rejected", direction=sender, reason="batch refused", size=len(items))
+        for item in items:
+            request_id = item.get("id") if isinstance(item, dict) else None
+            if isinstance(request_id, int | str) and not isinstance(request_id, bool):
+                self._refuse(request_id, sender, jsonrpc.INVALID_REQUEST, "batches are not accepted")
+
+    def _refuse(self, request_id: RequestId | None, sender: str, code: int, reason: str) -> None:
+        """Record a refused message; answer the client, or the client a broken response was for."""
+        self.audit.emit("message_rejected", direction=sender, reason=reason, id=request_id)
+        if request_id is None:
+            return
+        if sender == "client":
+            self._reply_client(request_id, code, reason)
+        elif self.pending.pop(request_id, None) is not None:
+            self._reply_client(request_id, jsonrpc.MESSAGE_REJECTED, "server sent an invalid response")
+
+    def _reply_client(self, request_id: RequestId | None, code: int, message: str) -> None:
+        self.to_client(jsonrpc.dump(jsonrpc.error(request_id, code, message)))

@@ -1,0 +1,111 @@
+"""stdio on both sides: the client's stdin/stdout, and a spawned server's pipes.
+
+The server runs in its own process group so that a wrapper such as ``npx`` is stopped with its
+children. Its stderr is mcpwall's stderr: never stdout, which carries protocol bytes only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import stat
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+
+from mcpwall.errors import UpstreamStartError
+
+KILL_AFTER_TERM = 2.0
+
+
+class StdioUpstream:
+    """A spawned MCP server and its stdin/stdout pipes.
+
+    Args:
+        argv: the command and its arguments.
+        env: the complete environment it gets.
+        cwd: its working directory.
+    """
+
+    def __init__(self, argv: Sequence[str], env: Mapping[str, str], cwd: str | None = None) -> None:
+        self.argv = list(argv)
+        self.env = dict(env)
+        self.cwd = cwd
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self, stdout_limit: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """Spawn the server.
+
+        Raises:
+            UpstreamStartError: when the command cannot be started.
+        """
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=sys.stderr.fileno(),
+                env=self.env,
+                cwd=self.cwd,
+                start_new_session=True,
+                limit=stdout_limit,
+            )
+        except OSError as exc:
+            raise UpstreamStartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from exc
+        assert self.proc.stdin is not None  # noqa: S101 -- PIPE was asked for
+        assert self.proc.stdout is not None  # noqa: S101 -- PIPE was asked for
+        return self.proc.stdout, self.proc.stdin
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    async def wait(self) -> int | None:
+        """Wait for the process to exit; its exit code (negative: killed by that signal)."""
+        return await self.proc.wait() if self.proc else None
+
+    async def stop(self, grace: float) -> int | None:
+        """Close stdin, give the server ``grace`` seconds, then SIGTERM, then SIGKILL its group."""
+        if self.proc is None:
+            return None
+        if self.proc.stdin is not None and not self.proc.stdin.is_closing():
+            self.proc.stdin.close()
+        for sig, wait in ((None, grace), (signal.SIGTERM, KILL_AFTER_TERM), (signal.SIGKILL, None)):
+            if sig is not None:
+                self._signal_group(sig)
+            with contextlib.suppress(TimeoutError):
+                return await asyncio.wait_for(self.proc.wait(), wait)
+        return self.proc.returncode
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        assert self.proc is not None  # noqa: S101 -- only called after start
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, sig)
+
+
+async def client_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Asyncio streams over this process's stdin and stdout (pipes, sockets, ttys or files)."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 20)
+    stdin = sys.stdin.buffer
+    if stat.S_ISREG(os.fstat(stdin.fileno()).st_mode):
+        _feed_from_thread(loop, reader, stdin.fileno())
+    else:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+    stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
+    writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    return reader, writer
+
+
+def _feed_from_thread(loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, fd: int) -> None:
+    """Regular files cannot be watched by the event loop: read them in a thread."""
+
+    def pump() -> None:
+        while chunk := os.read(fd, 1 << 16):
+            loop.call_soon_threadsafe(reader.feed_data, chunk)
+        loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=pump, daemon=True, name="mcpwall-stdin").start()
