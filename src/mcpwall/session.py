@@ -240,10 +240,8 @@ class Session:
         try:
             return jsonrpc.classify(obj)
         except ProtocolError as exc:
-            request_id = obj.get("id") if isinstance(obj, dict) else None
-            if not isinstance(request_id, int | str) or isinstance(request_id, bool):
-                request_id = None
-            self._refuse(request_id, sender, exc.code, str(exc))
+            request_id, answerable = _answerable_id(obj)
+            self._refuse(request_id, sender, exc.code, str(exc), answer=answerable)
             return None
 
     def _batch(self, items: list[Any], sender: str, handle: Callable[[Any], None]) -> None:
@@ -257,10 +255,17 @@ class Session:
             if isinstance(request_id, int | str) and not isinstance(request_id, bool):
                 self._refuse(request_id, sender, jsonrpc.INVALID_REQUEST, "batches are not accepted")
 
-    def _refuse(self, request_id: RequestId | None, sender: str, code: int, reason: str) -> None:
-        """Record a refused message; answer the client, or the client a broken response was for."""
+    def _refuse(
+        self, request_id: RequestId | None, sender: str, code: int, reason: str, *, answer: bool = True
+    ) -> None:
+        """Record a refused message; answer the client, or the client a broken response was for.
+
+        With ``answer`` and no usable id, the client gets the error with id null (JSON-RPC 2.0).
+        """
         self.audit.emit("message_rejected", direction=sender, reason=reason, id=request_id)
         if request_id is None:
+            if answer and sender == "client":
+                self._reply_client(None, code, reason)
             return
         if sender == "client":
             self._reply_client(request_id, code, reason)
@@ -269,3 +274,14 @@ class Session:
 
     def _reply_client(self, request_id: RequestId | None, code: int, message: str) -> None:
         self.to_client(jsonrpc.dump(jsonrpc.error(request_id, code, message)))
+
+
+
+def _answerable_id(obj: Any) -> tuple[RequestId | None, bool]:
+    """The id to answer an invalid message with, and whether it had an id member at all."""
+    if not isinstance(obj, dict) or obj.get("id") is None:
+        return None, False
+    value = obj["id"]
+    if isinstance(value, int | str) and not isinstance(value, bool):
+        return value, True
+    return None, True

@@ -1,0 +1,109 @@
+"""Shared fixtures: a private state directory per test, and launch parameters for mcpwall.
+
+Tests drive mcpwall as a real process (``python -m mcpwall run -- ...``) with the official MCP
+SDK client, in front of real servers: the SDK fixture servers in tests/servers, PyPI servers
+from the venv and npm servers from node_modules (installed from package-lock.json).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+import yaml
+from mcp import StdioServerParameters
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVERS = ROOT / "tests" / "servers"
+NODE_BIN = ROOT / "node_modules" / ".bin"
+VENV_BIN = Path(sys.executable).parent
+
+
+def fixture_server(name: str, *args: str) -> list[str]:
+    """The command that starts a fixture server from tests/servers."""
+    return [sys.executable, str(SERVERS / f"{name}.py"), *args]
+
+
+def npm_server(binary: str, *args: str) -> list[str]:
+    """The command that starts an npm server installed from package-lock.json."""
+    path = NODE_BIN / binary
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run `npm ci` (the test command does)")
+    return [str(path), *args]
+
+
+def pypi_server(binary: str, *args: str) -> list[str]:
+    """The command that starts a PyPI server installed in this venv."""
+    path = VENV_BIN / binary
+    found = str(path) if path.exists() else shutil.which(binary)
+    if found is None:
+        pytest.fail(f"{binary} is not installed: install the dev extras")
+    return [found, *args]
+
+
+class Wall:
+    """Launches mcpwall with a private state directory and optional config."""
+
+    def __init__(self, state: Path, workdir: Path) -> None:
+        self.state = state
+        self.workdir = workdir
+        self.fixture_log = workdir / "fixture-calls.jsonl"
+        self.audit = state / "audit.jsonl"
+
+    def write_config(self, data: dict[str, object]) -> Path:
+        """Write a YAML config; FIXTURE_LOG is always let through to the server."""
+        env = dict(data.pop("environment", {}) or {}) 
+        env.setdefault("allowed_env", [])
+        env["allowed_env"] = [*env["allowed_env"], "FIXTURE_LOG"]
+        path = self.workdir / "mcpwall.yaml"
+        path.write_text(yaml.safe_dump({**data, "environment": env}), encoding="utf-8")
+        return path
+
+    def argv(self, command: Sequence[str], *, config: Path | None = None, name: str | None = None) -> list[str]:
+        """The argv of ``mcpwall run`` in front of ``command``."""
+        argv = [sys.executable, "-m", "mcpwall", "run"]
+        argv += ["--config", str(config or self.write_config({}))]
+        if name:
+            argv += ["--name", name]
+        return [*argv, "--", *command]
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """mcpwall's own environment: minimal, plus the state directory and fixture log."""
+        env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG") if k in os.environ}
+        env.update(MCPWALL_STATE_DIR=str(self.state), FIXTURE_LOG=str(self.fixture_log))
+        env.update(extra)
+        return env
+
+    def params(
+        self, command: Sequence[str], *, config: Path | None = None, name: str | None = None, **env: str
+    ) -> StdioServerParameters:
+        """SDK launch parameters for mcpwall in front of ``command``."""
+        argv = self.argv(command, config=config, name=name)
+        return StdioServerParameters(command=argv[0], args=argv[1:], env=self.env(**env), cwd=str(self.workdir))
+
+    def received_calls(self) -> list[dict[str, object]]:
+        """The tools/call requests the upstream fixture server actually received."""
+        import orjson  # noqa: PLC0415 -- test helper, imported where used
+
+        if not self.fixture_log.exists():
+            return []
+        return [orjson.loads(line) for line in self.fixture_log.read_bytes().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def wall(tmp_path: Path) -> Wall:
+    """A mcpwall launcher with its own state directory under tmp_path."""
+    state = tmp_path / "state"
+    work = tmp_path / "work"
+    work.mkdir()
+    return Wall(state, work)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio (the backend mcpwall itself uses)."""
+    return "asyncio"

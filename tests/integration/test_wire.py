@@ -1,0 +1,154 @@
+"""Wire discipline: what mcpwall does with bytes that are not a well-formed message."""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import AsyncIterator
+
+import orjson
+import pytest
+from conftest import Wall, fixture_server
+from rawpeer import RawPeer
+
+from mcpwall.audit import verify
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def peer(wall: Wall) -> AsyncIterator[RawPeer]:
+    config = wall.write_config({"wire": {"max_line_bytes": 65536}, "tools": {"deny": ["delete_note"]}})
+    argv = wall.argv(fixture_server("wellbehaved"), config=config)
+    raw = await RawPeer.start(argv, wall.env(), wall.workdir)
+    try:
+        await raw.handshake()
+        yield raw
+    finally:
+        await raw.aclose()
+
+
+def _audit(wall: Wall) -> list[dict[str, object]]:
+    assert verify(wall.audit).ok
+    return [json.loads(line) for line in wall.audit.read_text(encoding="utf-8").splitlines()]
+
+
+def _call(request_id: object, name: str, arguments: dict[str, object]) -> dict[str, object]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (b"{not json", "parse error"),
+        (b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo\xff"}}', "parse error"),
+        (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":"\\ud800"}}', "parse error"),
+        (b"[]", "batch refused"),
+        (b'"just a string"', "message must be a JSON object"),
+        (b"42", "message must be a JSON object"),
+    ],
+)
+async def test_unparseable_client_line_is_recorded_and_never_forwarded(
+    peer: RawPeer, wall: Wall, line: bytes, why: str
+) -> None:
+    await peer.send(line + b"\n")
+    assert (await peer.request(99, "tools/list"))["result"]["tools"]
+    await peer.close_stdin()
+    assert await peer.wait() == 0
+    rejected = [r for r in _audit(wall) if r["type"] == "message_rejected"]
+    assert rejected
+    assert why in str(rejected[0]["reason"])
+    assert wall.received_calls() == []
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ({"jsonrpc": "1.0", "id": 5, "method": "tools/list"}, -32600),
+        ({"jsonrpc": "2.0", "id": 5.5, "method": "tools/list"}, -32600),
+        ({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": [1]}}, -32600),
+        ({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"arguments": {}}}, -32600),
+        ({"jsonrpc": "2.0", "id": 5, "method": 3}, -32600),
+    ],
+)
+async def test_invalid_request_with_an_id_gets_an_error_back(peer: RawPeer, message: object, code: int) -> None:
+    await peer.send_json(message)
+    reply = await peer.recv()
+    assert reply["error"]["code"] == code
+    assert reply["id"] == (message["id"] if isinstance(message["id"], int) else None)  # type: ignore[index]
+
+
+async def test_batch_is_refused_in_current_protocol_and_each_request_answered(peer: RawPeer, wall: Wall) -> None:
+    await peer.send_json([_call(1, "echo", {"text": "a"}), _call(2, "delete_note", {"name": "x"})])
+    replies = {(await peer.recv())["id"], (await peer.recv())["id"]}
+    assert replies == {1, 2}
+    assert wall.received_calls() == []
+
+
+async def test_oversized_client_line_is_skipped_with_bounded_memory_and_answered(peer: RawPeer, wall: Wall) -> None:
+    huge = orjson.dumps(_call(11, "echo", {"text": "x" * 300_000}))
+    await peer.send(huge + b"\n")
+    reply = await peer.recv()
+    assert reply["id"] == 11
+    assert reply["error"]["code"] == -32054
+    ok = await peer.request(12, "tools/call", {"name": "echo", "arguments": {"text": "small"}})
+    assert ok["result"]["content"][0]["text"] == "small"
+    assert [c["arguments"] for c in wall.received_calls()] == [{"text": "small"}]
+
+
+async def test_duplicate_keys_mean_the_same_to_mcpwall_and_the_server(peer: RawPeer, wall: Wall) -> None:
+    # A parser that kept the first "name" would see echo; orjson keeps the last: delete_note.
+    line = b'{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"echo","name":"delete_note","arguments":{"name":"welcome"}}}'
+    await peer.send(line + b"\n")
+    reply = await peer.recv()
+    assert reply["error"]["data"]["violation"] == "ToolExplicitlyDenied"
+    line = b'{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"delete_note","name":"echo","arguments":{"text":"a","text":"b"}}}'
+    await peer.send(line + b"\n")
+    reply = await peer.recv()
+    assert reply["result"]["content"][0]["text"] == "b"
+    assert [(c["name"], c["arguments"]) for c in wall.received_calls()] == [("echo", {"text": "b"})]
+
+
+async def test_unsolicited_response_from_client_is_dropped_and_recorded(peer: RawPeer, wall: Wall) -> None:
+    await peer.send_json({"jsonrpc": "2.0", "id": 777, "result": {"action": "accept"}})
+    assert (await peer.request(31, "tools/list"))["id"] == 31
+    await peer.close_stdin()
+    await peer.wait()
+    dropped = [r for r in _audit(wall) if r["type"] == "response_dropped"]
+    assert dropped == [dropped[0]]
+    assert dropped[0]["id"] == 777
+
+
+async def test_duplicate_pending_request_id_is_refused(peer: RawPeer) -> None:
+    await peer.send_json(_call(41, "long_task", {"steps": 3}))
+    await peer.send_json(_call(41, "echo", {"text": "again"}))
+    first = await peer.recv_id(41)
+    second = await peer.recv_id(41)
+    codes = {("error" in first) and first["error"]["code"], ("error" in second) and second["error"]["code"]}
+    assert -32600 in codes
+
+
+async def test_stdout_carries_only_protocol_lines(peer: RawPeer) -> None:
+    await peer.send(b"garbage\n")
+    await peer.request(51, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
+    await peer.close_stdin()
+    assert await peer.wait() == 0
+    for line in peer.stdout_bytes.splitlines():
+        assert orjson.loads(line)["jsonrpc"] == "2.0"
+
+
+async def test_sigterm_stops_server_and_flushes_the_audit_trail(peer: RawPeer, wall: Wall) -> None:
+    await peer.request(61, "tools/list")
+    peer.process.send_signal(signal.SIGTERM)
+    assert await peer.wait() == 0
+    records = _audit(wall)
+    assert records[-1]["type"] == "session_ended"
+    assert "SIGTERM" in str(records[-1]["reason"])
+    assert any(r["type"] == "server_exited" for r in records)
+
+
+async def test_closing_stdin_stops_server_and_exits_zero(peer: RawPeer, wall: Wall) -> None:
+    await peer.close_stdin()
+    assert await peer.wait() == 0
+    exited = next(r for r in _audit(wall) if r["type"] == "server_exited")
+    assert exited["exit_code"] == 0
