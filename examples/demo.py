@@ -34,7 +34,9 @@ async def main() -> None:
         result = await client.call_tool("get_current_time", {"timezone": "Europe/Paris"})
         print(f"get_current_time -> {result.content[0].text if result.content else result}")  # type: ignore[union-attr]
         try:
-            await client.call_tool("convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"})
+            await client.call_tool(
+                "convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}
+            )
         except MCPError as exc:
             print(f"convert_time -> refused by mcpwall: {exc.error.message} {exc.error.data}")
     audit = state_dir() / AUDIT_FILE

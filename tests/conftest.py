@@ -56,7 +56,8 @@ class Wall:
 
     def write_config(self, data: dict[str, object]) -> Path:
         """Write a YAML config; FIXTURE_LOG is always let through to the server."""
-        env = dict(data.pop("environment", {}) or {}) 
+        given = data.pop("environment", None)
+        env: dict[str, list[str]] = dict(given) if isinstance(given, dict) else {}
         env.setdefault("allowed_env", [])
         env["allowed_env"] = [*env["allowed_env"], "FIXTURE_LOG"]
         path = self.workdir / "mcpwall.yaml"
@@ -87,7 +88,7 @@ class Wall:
 
     def received_calls(self) -> list[dict[str, object]]:
         """The tools/call requests the upstream fixture server actually received."""
-        import orjson  # noqa: PLC0415 -- test helper, imported where used
+        import orjson
 
         if not self.fixture_log.exists():
             return []

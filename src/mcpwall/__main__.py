@@ -1,5 +1,5 @@
 """``python -m mcpwall``."""
 
-from mcpwall.cli import main
+from mcpwall.cli.entry import main
 
 main()

@@ -5,6 +5,7 @@
     McpwallError
     ├── ConfigError      a configuration that does not load (carries the key path and line)
     ├── ProtocolError    bytes from a peer that are not a usable JSON-RPC message
+    ├── AuditError       the audit trail cannot be written (the gateway stops: fail closed)
     └── UpstreamError    the MCP server behind mcpwall failed
         ├── UpstreamStartError   it could not be started
         └── UpstreamExited       it exited while mcpwall was relaying
@@ -62,3 +63,7 @@ class UpstreamExited(UpstreamError):
     def __init__(self, returncode: int | None) -> None:
         super().__init__(f"MCP server exited with code {returncode}")
         self.returncode = returncode
+
+
+class AuditError(McpwallError):
+    """The audit trail cannot be written: the gateway stops rather than forward unrecorded."""

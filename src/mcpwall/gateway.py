@@ -1,8 +1,14 @@
 """The gateway: starts the server, pumps lines through the `Session`, owns the lifecycle.
 
 This is the only place that does I/O on the message path, and one of the two places that
-catch every exception (the message loop: an unexpected error ends the session, fail closed,
-with the audit trail flushed).
+catch every exception (the message loop: a failure while handling one message drops that
+message, never forwards it).
+
+Lines are handled in batches (every whole line already received). After each batch the audit
+records are written first, with one ``write(2)``, and only then what the batch forwards: a
+record is never missing for a message that went out, and pipelined traffic costs few system
+calls. If the audit trail cannot be written, nothing of that batch is forwarded and the
+gateway stops (fail closed).
 
 Lifecycle:
 - the client closes stdin → the server's stdin is closed, it gets ``shutdown_grace_seconds``
@@ -20,10 +26,12 @@ import logging
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from mcpwall import jsonrpc
 from mcpwall.audit import Auditor
 from mcpwall.config.models import WireSettings
+from mcpwall.errors import AuditError
 from mcpwall.pipeline.runner import Pipeline
 from mcpwall.session import Session
 from mcpwall.transports.lines import LineReader, Oversized
@@ -31,10 +39,11 @@ from mcpwall.transports.stdio import StdioUpstream, client_streams
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[bytes | Oversized], None]
-
 EXIT_OK = 0
 EXIT_UPSTREAM_DIED = 1
+EXIT_AUDIT_FAILED = 3
+
+Handler = Callable[[bytes | Oversized], None]
 
 
 @dataclass(slots=True)
@@ -43,6 +52,22 @@ class Outcome:
 
     exit_code: int
     reason: str
+
+
+class _Outbox:
+    """Bytes waiting to go to one side; sent after the batch's audit records are written."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.writer: asyncio.StreamWriter | None = None
+
+    def put(self, data: bytes) -> None:
+        self.buffer += data
+
+    def send(self) -> None:
+        if self.buffer and self.writer is not None and not self.writer.is_closing():
+            self.writer.write(bytes(self.buffer))
+        self.buffer.clear()
 
 
 class StdioGateway:
@@ -57,13 +82,7 @@ class StdioGateway:
     """
 
     def __init__(
-        self,
-        *,
-        server: str,
-        upstream: StdioUpstream,
-        pipeline: Pipeline,
-        auditor: Auditor,
-        wire: WireSettings,
+        self, *, server: str, upstream: StdioUpstream, pipeline: Pipeline, auditor: Auditor, wire: WireSettings
     ) -> None:
         self.server = server
         self.upstream = upstream
@@ -72,61 +91,90 @@ class StdioGateway:
         self.wire = wire
         self._stop = asyncio.Event()
         self._signal = ""
+        self._to_client = _Outbox()
+        self._to_server = _Outbox()
 
     async def run(self) -> Outcome:
         """Relay until the client leaves, the server dies or a signal arrives."""
-        client_in, client_out = await client_streams()
-        server_out, server_in = await self.upstream.start(stdout_limit=1 << 20)
+        client_in, self._to_client.writer = await client_streams()
+        server_out, self._to_server.writer = await self.upstream.start(stdout_limit=1 << 20)
         self.audit.emit("server_started", pid=self.upstream.pid, command=self.upstream.argv[0])
         session = Session(
             server=self.server,
             pipeline=self.pipeline,
             auditor=self.audit,
-            to_client=client_out.write,
-            to_server=server_in.write,
+            to_client=self._to_client.put,
+            to_server=self._to_server.put,
         )
         self._install_signals()
         try:
-            outcome = await self._relay(session, client_in, server_out, client_out, server_in)
+            outcome = await self._relay(session, client_in, server_out)
         finally:
             self._remove_signals()
         self.audit.emit("session_ended", reason=outcome.reason, exit_code=outcome.exit_code)
+        self._flush()
         with contextlib.suppress(ConnectionError):
-            await client_out.drain()
+            await self._to_client.writer.drain()
         return outcome
 
+    def _flush(self) -> None:
+        """Audit records first, then what the batch forwards."""
+        try:
+            self.audit.flush()
+        except OSError as exc:
+            self._to_client.buffer.clear()
+            self._to_server.buffer.clear()
+            raise AuditError(f"audit trail not writable: {exc}") from exc
+        self._to_server.send()
+        self._to_client.send()
+
+    async def _pump(self, reader: LineReader, handle: Handler, sink: _Outbox) -> None:
+        while (lines := await reader.batch()) is not None:
+            for line in lines:
+                try:
+                    handle(line)
+                except Exception:
+                    log.exception("mcpwall: internal error while handling a message; it was not forwarded")
+                    self.audit.emit("message_rejected", reason="internal error", direction="unknown")
+            self._flush()
+            if sink.writer is not None:
+                await sink.writer.drain()
+
     async def _relay(
-        self,
-        session: Session,
-        client_in: asyncio.StreamReader,
-        server_out: asyncio.StreamReader,
-        client_out: asyncio.StreamWriter,
-        server_in: asyncio.StreamWriter,
+        self, session: Session, client_in: asyncio.StreamReader, server_out: asyncio.StreamReader
     ) -> Outcome:
         limit = self.wire.max_line_bytes
-        client = asyncio.create_task(_pump(LineReader(client_in, limit), session.from_client, server_in))
-        server = asyncio.create_task(_pump(LineReader(server_out, limit), session.from_server, client_out))
+        client = asyncio.create_task(self._pump(LineReader(client_in, limit), session.from_client, self._to_server))
+        server = asyncio.create_task(self._pump(LineReader(server_out, limit), session.from_server, self._to_client))
         stop = asyncio.create_task(self._stop.wait())
         done, _ = await asyncio.wait({client, server, stop}, return_when=asyncio.FIRST_COMPLETED)
-        if client in done and _error_of(client) and not server.done():
-            with contextlib.suppress(TimeoutError):  # a broken server pipe: let its pump see EOF
-                await asyncio.wait_for(asyncio.shield(server), 1.0)
-        if server.done():
-            outcome = await self._server_gone(session, server)
-        elif client in done:
-            outcome = await self._client_gone(server, client)
+        if _audit_failed(client) or _audit_failed(server):
+            outcome = await self._audit_failure()
         else:
-            outcome = await self._shutdown(f"received {self._signal}")
+            outcome = await self._conclude(session, client, server, done)
         for task in (client, server, stop):
             task.cancel()
         await asyncio.gather(client, server, stop, return_exceptions=True)
         session.fail_pending(jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server is not running", "ERROR")
         return outcome
 
+    async def _conclude(
+        self, session: Session, client: asyncio.Task[None], server: asyncio.Task[None], done: set[asyncio.Task[Any]]
+    ) -> Outcome:
+        if client in done and _error_of(client) and not server.done():
+            with contextlib.suppress(TimeoutError):  # a broken server pipe: let its pump see EOF
+                await asyncio.wait_for(asyncio.shield(server), 1.0)
+        if server.done():
+            return await self._server_gone(session, server)
+        if client in done:
+            return await self._client_gone(server, client)
+        return await self._shutdown(f"received {self._signal}")
+
     async def _server_gone(self, session: Session, pump: asyncio.Task[None]) -> Outcome:
         code = await self.upstream.wait()
         session.fail_pending(jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server exited", "ERROR")
         self.audit.emit("server_exited", exit_code=code, error=_error_of(pump))
+        self._flush()
         log.error("mcpwall: MCP server %r exited unexpectedly with code %s", self.server, code)
         return Outcome(EXIT_UPSTREAM_DIED, f"server exited with code {code}")
 
@@ -145,6 +193,11 @@ class StdioGateway:
         self.audit.emit("server_exited", exit_code=code, reason=reason)
         return Outcome(EXIT_OK, reason)
 
+    async def _audit_failure(self) -> Outcome:
+        log.critical("mcpwall: the audit trail cannot be written; stopping without forwarding")
+        await self.upstream.stop(self.wire.shutdown_grace_seconds)
+        return Outcome(EXIT_AUDIT_FAILED, "audit trail not writable")
+
     def _install_signals(self) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -160,18 +213,12 @@ class StdioGateway:
         self._stop.set()
 
 
-async def _pump(reader: LineReader, handle: Handler, sink: asyncio.StreamWriter) -> None:
-    """Feed lines to a session handler until end of stream, keeping the other side drained."""
-    while (line := await reader.next()) is not None:
-        try:
-            handle(line)
-        except Exception:
-            log.exception("mcpwall: internal error while handling a message; it was not forwarded")
-        await sink.drain()
-
-
 def _error_of(task: asyncio.Task[None]) -> str | None:
     if task.cancelled() or not task.done():
         return None
     exc = task.exception()
     return f"{type(exc).__name__}: {exc}" if exc else None
+
+
+def _audit_failed(task: asyncio.Task[None]) -> bool:
+    return task.done() and not task.cancelled() and isinstance(task.exception(), AuditError)

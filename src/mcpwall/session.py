@@ -276,7 +276,6 @@ class Session:
         self.to_client(jsonrpc.dump(jsonrpc.error(request_id, code, message)))
 
 
-
 def _answerable_id(obj: Any) -> tuple[RequestId | None, bool]:
     """The id to answer an invalid message with, and whether it had an id member at all."""
     if not isinstance(obj, dict) or obj.get("id") is None:

@@ -6,6 +6,7 @@ keys, batches, oversized lines, unsolicited responses).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Sequence
@@ -48,10 +49,10 @@ class RawPeer:
     async def send_json(self, obj: Any) -> None:
         await self.send(orjson.dumps(obj) + b"\n")
 
-    async def recv(self, timeout: float = 15) -> dict[str, Any]:
+    async def recv(self, within: float = 15) -> dict[str, Any]:
         """The next line mcpwall writes to stdout, parsed (it must be one JSON object)."""
         assert self.process.stdout is not None
-        with anyio.fail_after(timeout):
+        with anyio.fail_after(within):
             while b"\n" not in self._buf:
                 chunk = await self.process.stdout.receive()
                 self.stdout_bytes += chunk
@@ -61,10 +62,10 @@ class RawPeer:
         assert isinstance(message, dict)
         return message
 
-    async def recv_id(self, request_id: Any, timeout: float = 15) -> dict[str, Any]:
+    async def recv_id(self, request_id: Any, within: float = 15) -> dict[str, Any]:
         """Skip notifications until the response with this id arrives."""
         while True:
-            message = await self.recv(timeout)
+            message = await self.recv(within)
             if message.get("id") == request_id and "method" not in message:
                 return message
 
@@ -76,7 +77,8 @@ class RawPeer:
         return await self.recv_id(request_id)
 
     async def handshake(self) -> dict[str, Any]:
-        result = await self.request("init", "initialize", HANDSHAKE_INIT["params"])
+        params: dict[str, Any] = HANDSHAKE_INIT["params"]  # type: ignore[assignment] # a literal dict above
+        result = await self.request("init", "initialize", params)
         await self.send_json({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return result
 
@@ -84,10 +86,10 @@ class RawPeer:
         assert self.process.stdin is not None
         await self.process.stdin.aclose()
 
-    async def wait(self, timeout: float = 20) -> int:
+    async def wait(self, within: float = 20) -> int:
         """Wait for mcpwall to exit, collecting the rest of its stdout."""
         assert self.process.stdout is not None
-        with anyio.fail_after(timeout):
+        with anyio.fail_after(within):
             async for chunk in self.process.stdout:
                 self.stdout_bytes += chunk
             return await self.process.wait()
@@ -95,10 +97,8 @@ class RawPeer:
     async def aclose(self) -> None:
         """Kill mcpwall and its server (its process group) and release the pipes."""
         if self.process.returncode is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         with anyio.fail_after(10):
             await self.process.aclose()
 

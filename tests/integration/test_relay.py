@@ -8,11 +8,11 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import Wall, fixture_server, npm_server, pypi_server
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import TextContent
 
+from conftest import Wall, fixture_server, npm_server, pypi_server
 from mcpwall.audit import verify
 
 pytestmark = pytest.mark.anyio
@@ -22,7 +22,7 @@ Command = Callable[[Path], list[str]]
 
 
 def _git_repo(tmp: Path) -> Path:
-    import subprocess  # noqa: PLC0415 -- only this helper needs it
+    import subprocess
 
     repo = tmp / "repo"
     repo.mkdir()

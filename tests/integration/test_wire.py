@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 
 import orjson
 import pytest
-from conftest import Wall, fixture_server
 from rawpeer import RawPeer
 
+from conftest import Wall, fixture_server
 from mcpwall.audit import verify
 
 pytestmark = pytest.mark.anyio
@@ -34,7 +34,12 @@ def _audit(wall: Wall) -> list[dict[str, object]]:
 
 
 def _call(request_id: object, name: str, arguments: dict[str, object]) -> dict[str, object]:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
 
 
 @pytest.mark.parametrize(

@@ -31,12 +31,23 @@ class Auditor:
         self.session = session
         self.server = server
         self.keep_arguments = keep_arguments
+        self._queue: list[dict[str, Any]] = []
 
-    def emit(self, event_type: str, **fields: Any) -> dict[str, Any]:
-        """Append one event."""
+    def emit(self, event_type: str, **fields: Any) -> None:
+        """Queue one event; `flush` writes it (the gateway flushes before forwarding anything)."""
         event = {"type": event_type, "ts": time.time(), "session": self.session, "server": self.server}
         event.update(fields)
-        return self.chain.append(event)
+        self._queue.append(event)
+
+    def flush(self) -> None:
+        """Write every queued event to the chain.
+
+        Raises:
+            OSError: when the trail cannot be written; the gateway then forwards nothing.
+        """
+        if self._queue:
+            events, self._queue = self._queue, []
+            self.chain.append_many(events)
 
     def arguments(self, arguments: Any) -> dict[str, Any]:
         """The audit form of a call's arguments: a hash, plus a truncated copy if configured."""

@@ -34,6 +34,17 @@ def record_hash(record: dict[str, Any]) -> str:
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+def _sealed_line(record: dict[str, Any]) -> tuple[bytes, str]:
+    """The record's line and hash, serializing it once: the canonical body with ``hash`` appended.
+
+    The hash covers the canonical body; where ``hash`` sits in the line does not matter to
+    `record_hash`, which re-serializes without it.
+    """
+    body = orjson.dumps(record, option=orjson.OPT_SORT_KEYS)
+    digest = hashlib.sha256(body).hexdigest()
+    return body[:-1] + b',"hash":"' + digest.encode() + b'"}\n', digest
+
+
 @dataclass(slots=True)
 class _Tail:
     seq: int
@@ -56,9 +67,13 @@ class AuditChain:
 
     def append(self, event: dict[str, Any]) -> dict[str, Any]:
         """Chain and write one event; returns the record as written."""
+        return self.append_many([event])[0]
+
+    def append_many(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Chain several events and write them with one ``write(2)``; returns the records."""
         with self._locked():
             self._sync_tail()
-            return self._write(event)
+            return self._write(events)
 
     def close(self) -> None:
         """Flush to disk and close."""
@@ -75,13 +90,20 @@ class AuditChain:
         finally:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
 
-    def _write(self, event: dict[str, Any]) -> dict[str, Any]:
-        record = {"seq": self._tail.seq + 1, "prev_hash": self._tail.hash, **event}
-        record["hash"] = record_hash(record)
-        line = orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
-        os.write(self._fd, line)
-        self._tail = _Tail(seq=record["seq"], hash=record["hash"], size=self._tail.size + len(line))
-        return record
+    def _write(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        seq, prev = self._tail.seq, self._tail.hash
+        records, lines = [], []
+        for event in events:
+            seq += 1
+            record = {"seq": seq, "prev_hash": prev, **event}
+            line, prev = _sealed_line(record)
+            record["hash"] = prev
+            records.append(record)
+            lines.append(line)
+        data = b"".join(lines)
+        _write_all(self._fd, data)
+        self._tail = _Tail(seq=seq, hash=prev, size=self._tail.size + len(data))
+        return records
 
     def _sync_tail(self) -> None:
         size = os.fstat(self._fd).st_size
@@ -93,7 +115,13 @@ class AuditChain:
         self._tail = _tail_from(data[:cut], start + cut)
         if torn:
             os.ftruncate(self._fd, start + cut)
-            self._write(_repair_event(torn))
+            self._write([_repair_event(torn)])
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _read_tail(fd: int, size: int) -> tuple[bytes, int]:

@@ -35,6 +35,21 @@ class LineReader:
         self._buf = bytearray()
         self._eof = False
 
+    async def batch(self) -> list[bytes | Oversized] | None:
+        """Every whole line already received (waiting for at least one), or None at the end.
+
+        Handling a batch at once lets the gateway write the audit records and forward the
+        answers of many pipelined messages with one system call each.
+        """
+        first = await self.next()
+        if first is None:
+            return None
+        lines: list[bytes | Oversized] = [first]
+        while (cut := self._buf.find(b"\n")) >= 0 and cut <= self._max:
+            lines.append(bytes(self._buf[:cut]))
+            del self._buf[: cut + 1]
+        return lines
+
     async def next(self) -> bytes | Oversized | None:
         """The next line (without newline), an `Oversized` marker, or None at end of stream.
 

@@ -1,0 +1,136 @@
+"""Benchmark: mcpwall run versus the same server directly, in one run.
+
+Measures, against benchmarks/echo_server.py:
+- sequential tools/call round trips (p50, p99), direct and through mcpwall;
+- pipelined throughput (N calls written at once, time until all answers are read);
+- mcpwall's start-up: from spawning `mcpwall run` to the first forwarded answer (versus the
+  server alone);
+- mcpwall's peak RSS (VmHWM of the mcpwall process).
+
+Reproduce: .venv/bin/python benchmarks/bench_relay.py [--calls 5000] [--pipelined 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO
+
+HERE = Path(__file__).resolve().parent
+ECHO = [sys.executable, str(HERE / "echo_server.py")]
+INIT = (
+    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n'
+    b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+)
+
+
+def call_line(i: int) -> bytes:
+    return (
+        b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello %d"}}}\n'
+        % (i, i)
+    )
+
+
+class Peer:
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        self.stdin: IO[bytes] = self.proc.stdin
+        self.stdout: IO[bytes] = self.proc.stdout
+        self.reader = os.fdopen(os.dup(self.stdout.fileno()), "rb")
+
+    def handshake(self) -> float:
+        self.stdin.write(INIT)
+        self.reader.readline()
+        return time.perf_counter() - self.started
+
+    def round_trip(self, i: int) -> float:
+        t0 = time.perf_counter()
+        self.stdin.write(call_line(i))
+        self.reader.readline()
+        return time.perf_counter() - t0
+
+    def pipelined(self, n: int) -> float:
+        payload = b"".join(call_line(i) for i in range(10_000_000, 10_000_000 + n))
+        t0 = time.perf_counter()
+        import threading
+
+        writer = threading.Thread(target=self.stdin.write, args=(payload,))
+        writer.start()
+        for _ in range(n):
+            self.reader.readline()
+        writer.join()
+        return time.perf_counter() - t0
+
+    def peak_rss_mb(self) -> float:
+        status = Path(f"/proc/{self.proc.pid}/status").read_text(encoding="utf-8")
+        line = next(x for x in status.splitlines() if x.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
+
+    def close(self) -> None:
+        self.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(argv: list[str], env: dict[str, str], calls: int, pipelined: int) -> dict[str, float]:
+    peer = Peer(argv, env)
+    startup = peer.handshake()
+    for i in range(200):
+        peer.round_trip(i)
+    samples = [peer.round_trip(1000 + i) for i in range(calls)]
+    seconds = peer.pipelined(pipelined)
+    rss = peer.peak_rss_mb()
+    peer.close()
+    return {
+        "startup_ms": startup * 1000,
+        "p50_ms": pct(samples, 0.50) * 1000,
+        "p99_ms": pct(samples, 0.99) * 1000,
+        "mean_ms": statistics.fmean(samples) * 1000,
+        "throughput": pipelined / seconds,
+        "rss_mb": rss,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=5000)
+    parser.add_argument("--pipelined", type=int, default=20000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as state:
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "MCPWALL_STATE_DIR": state}
+        wall = [sys.executable, "-m", "mcpwall", "run", "--", *ECHO]
+        direct = measure(ECHO, env, args.calls, args.pipelined)
+        gated = measure(wall, env, args.calls, args.pipelined)
+        audit_lines = (Path(state) / "audit.jsonl").read_bytes().count(b"\n")
+    rows = [
+        ("round trip p50 (ms)", "p50_ms"),
+        ("round trip p99 (ms)", "p99_ms"),
+        ("round trip mean (ms)", "mean_ms"),
+        ("pipelined calls/s", "throughput"),
+        ("start-up to first answer (ms)", "startup_ms"),
+        ("peak RSS (MB)", "rss_mb"),
+    ]
+    print(f"mcpwall run vs direct — echo server, {args.calls} sequential calls, {args.pipelined} pipelined")
+    print(f"{'metric':32} {'direct':>10} {'mcpwall':>10} {'ratio':>8} {'added':>10}")
+    for label, key in rows:
+        d, g = direct[key], gated[key]
+        print(f"{label:32} {d:10.3f} {g:10.3f} {g / d:8.2f} {g - d:10.3f}")
+    print(f"audit records written through mcpwall: {audit_lines}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,20 @@
+"""The command line: thin commands over the packages. Output goes to stderr except where a
+command's purpose is to print (``config schema``, ``audit verify``...), never during ``run``."""
+
+from __future__ import annotations
+
+import typer
+
+from mcpwall.cli import audit_cmd, config_cmd
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="mcpwall: a security gateway for MCP.")
+app.add_typer(config_cmd.app, name="config")
+app.add_typer(audit_cmd.app, name="audit")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []})
+def run(ctx: typer.Context) -> None:
+    """Run one stdio MCP server behind mcpwall: mcpwall run [--config FILE] [--name NAME] -- COMMAND [ARGS]..."""
+    from mcpwall.cli.run_cmd import run as run_gateway
+
+    raise typer.Exit(run_gateway(list(ctx.args)))

@@ -1,0 +1,150 @@
+"""The rule catalog: signal patterns kept as data in ``rules.yaml``, compiled once.
+
+A :class:`RuleSpec` is what a catalog entry or an operator's custom rule says; a :class:`Rule`
+is the same with its pattern compiled. ``builtin_rules()`` loads and compiles the packaged
+catalog on first use and caches it; ``compile_rules(extra)`` returns the built-in rules followed
+by custom ones. A custom rule reports alone at its own severity and also feeds the combination
+scoring under its ``signal`` (its category, unless given).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+import yaml
+
+from mcpwall.inspection.findings import Severity
+
+CATALOG_FILE = "rules.yaml"
+KNOWN_FLAGS = frozenset({"silent", "case_sensitive"})
+
+
+class CatalogError(ValueError):
+    """A rule catalog or a custom rule is malformed; the message names the rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """One rule as written in the catalog or in the configuration.
+
+    Attributes:
+        id: stable rule id.
+        category: mechanism category reported in findings.
+        severity: severity when the rule is reported on its own.
+        pattern: a Python regular expression (bounded repetition only).
+        description: what a match means, for the operator.
+        signal: mechanism name used by the combination scoring (defaults to ``category``).
+        flags: ``silent`` (feed scoring only, never reported alone), ``case_sensitive``.
+        fields: JSON paths the rule applies to (all fields when empty).
+    """
+
+    id: str
+    category: str
+    severity: Severity
+    pattern: str
+    description: str = ""
+    signal: str = ""
+    flags: frozenset[str] = field(default_factory=frozenset)
+    fields: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A compiled :class:`RuleSpec`."""
+
+    spec: RuleSpec
+    regex: re.Pattern[str]
+
+    @property
+    def signal(self) -> str:
+        """The mechanism name this rule feeds into scoring."""
+        return self.spec.signal or self.spec.category
+
+    def applies_to(self, field_path: str) -> bool:
+        """True when the rule matches in this field."""
+        return not self.spec.fields or field_path in self.spec.fields
+
+    @property
+    def silent(self) -> bool:
+        """True when the rule only feeds scoring and is never reported alone."""
+        return "silent" in self.spec.flags
+
+
+def compile_rule(spec: RuleSpec) -> Rule:
+    """Compile one rule spec.
+
+    Raises:
+        CatalogError: unknown flags or an invalid pattern.
+    """
+    unknown = spec.flags - KNOWN_FLAGS
+    if unknown:
+        raise CatalogError(f"rule {spec.id}: unknown flags {sorted(unknown)}")
+    options = 0 if "case_sensitive" in spec.flags else re.IGNORECASE
+    try:
+        regex = re.compile(spec.pattern, options)
+    except re.error as exc:
+        raise CatalogError(f"rule {spec.id}: invalid pattern: {exc}") from exc
+    return Rule(spec, regex)
+
+
+def _spec_from_entry(entry: object) -> RuleSpec:
+    if not isinstance(entry, dict):
+        raise CatalogError(f"rule entry must be a mapping, got {type(entry).__name__}")
+    try:
+        return RuleSpec(
+            id=str(entry["id"]),
+            category=str(entry["category"]),
+            severity=Severity.parse(str(entry["severity"])),
+            pattern=str(entry["pattern"]).strip(),
+            description=str(entry.get("description", "")),
+            signal=str(entry.get("signal", "")),
+            flags=frozenset(str(f) for f in entry.get("flags", []) or []),
+            fields=frozenset(str(f) for f in entry.get("fields", []) or []),
+        )
+    except (KeyError, ValueError) as exc:
+        raise CatalogError(f"rule {entry.get('id', '?')}: {exc}") from exc
+
+
+def parse_catalog(text: str) -> list[RuleSpec]:
+    """Parse catalog YAML text into rule specs.
+
+    Raises:
+        CatalogError: the document is not a mapping with a ``rules`` list of valid entries.
+    """
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"catalog is not valid YAML: {exc}") from exc
+    if not isinstance(document, dict) or not isinstance(document.get("rules"), list):
+        raise CatalogError("catalog must be a mapping with a 'rules' list")
+    return [_spec_from_entry(entry) for entry in document["rules"]]
+
+
+@cache
+def builtin_rules() -> tuple[Rule, ...]:
+    """The packaged catalog, compiled once per process."""
+    text = resources.files("mcpwall.inspection").joinpath(CATALOG_FILE).read_text(encoding="utf-8")
+    return tuple(compile_rule(spec) for spec in parse_catalog(text))
+
+
+def compile_rules(extra: list[RuleSpec] | None = None) -> tuple[Rule, ...]:
+    """The built-in rules followed by compiled custom rules.
+
+    Args:
+        extra: custom rules from the configuration.
+
+    Raises:
+        CatalogError: a custom rule is invalid or reuses a built-in id.
+    """
+    rules = builtin_rules()
+    taken = {rule.spec.id for rule in rules}
+    custom: list[Rule] = []
+    for spec in extra or []:
+        if spec.id in taken:
+            raise CatalogError(f"rule {spec.id}: id already used")
+        taken.add(spec.id)
+        custom.append(compile_rule(spec))
+    return rules + tuple(custom)

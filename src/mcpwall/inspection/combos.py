@@ -1,0 +1,149 @@
+"""The combination table: which signals, close together, make a high or critical finding.
+
+Each row reads ``id category severity scope``, then its groups on indented lines. Groups are joined
+by ``+``; each is a
+set of alternative signals joined by ``|`` and every group needs its own distinct hit. ``ORDERS``
+stands for any signal that orders the model about (directive, persistence, authority,
+concealment, override). ``scope`` is ``near`` (every hit within ``WINDOW`` characters of the first,
+in one field) or ``anywhere`` (across every field of the definition).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcpwall.inspection.findings import Severity
+
+WINDOW = 320
+ORDERS = frozenset({"directive", "persistence", "authority", "concealment", "override"})
+
+TABLE = """
+combo.secret_file_access credential_theft critical near
+    secret_file + ORDERS|data_flow|run_directive|shell|other_tool|forced_value|sink
+combo.secret_exfiltration credential_theft critical near
+    secret_word + data_flow + sink|hidden_file|bad_host|concealment|persistence
+combo.secret_from_user credential_theft critical near
+    secret_source + data_flow + ORDERS|arg_sink|sink
+combo.session_exfiltration exfiltration high near
+    session_data + data_flow + sink|url|bad_host|arg_sink|recipient
+combo.bad_host_flow exfiltration high near
+    bad_host + data_flow|shell|endpoint
+combo.copy_recipient exfiltration high near
+    recipient + recipient + ORDERS|other_tool
+combo.exfiltration exfiltration high near
+    data_flow + sink|hidden_file|bad_host + ORDERS|bypass|run_directive
+combo.remote_command shell_injection high near
+    shell + url|bad_host|secret_file|hidden_file + ORDERS|run_directive|bypass
+combo.command_order shell_injection high near
+    shell|run_directive + ORDERS|run_directive
+combo.tool_shadowing tool_shadowing high near
+    other_tool + forced_value|user_message|secret_file|shell|override|tool_claim|sink|recipient + ORDERS
+combo.tool_claim tool_shadowing high near
+    tool_claim + ORDERS|forced_value|user_message|redirect|tool_claim|other_tool
+combo.forced_argument forced_argument high near
+    forced_value|forced_own + persistence|authority|override|concealment
+combo.standing_order model_directive high near
+    persistence + directive|data_flow|shell|forced_value|sink|authority
+combo.bypass model_directive high near
+    bypass + concealment|persistence|override|bypass|shell|data_flow
+combo.remote_endpoint exfiltration high near
+    endpoint + ORDERS|data_flow
+combo.user_message model_directive high near
+    user_message + authority|concealment|persistence|other_tool + directive
+combo.fake_prerequisite tool_shadowing high near
+    other_tool + prerequisite + pretext
+combo.self_insertion tool_shadowing high near
+    self_insert + other_tool + data_flow
+combo.destructive_order model_directive high near
+    destructive + directive + pretext|authority|persistence
+combo.preference_manipulation preference_manipulation high anywhere
+    promotion + promotion
+"""
+
+DESCRIPTIONS = {
+    "combo.secret_file_access": "A secret file named next to an order, a data flow or a command.",
+    "combo.secret_exfiltration": "Secrets moved to a destination outside the user's request.",
+    "combo.secret_from_user": "Secrets from the user's environment moved into a call or a destination.",
+    "combo.session_exfiltration": "The conversation or other tools' results sent somewhere.",
+    "combo.bad_host_flow": "Data or commands sent to a host used for exfiltration (raw IP, webhook catcher, tunnel).",
+    "combo.copy_recipient": "A hidden copy recipient added to messages.",
+    "combo.exfiltration": "Data the model is told to send to a destination.",
+    "combo.remote_command": "A command fetching or beaconing to a remote host the model is told to run.",
+    "combo.command_order": "A shell command the model is ordered to run.",
+    "combo.tool_shadowing": "Instructions about another tool: forced values, messages, redirection.",
+    "combo.tool_claim": "A claim that a tool changed, with orders on how to use tools now.",
+    "combo.forced_argument": "An argument value forced on the model.",
+    "combo.standing_order": "A standing rule for the session carrying an order.",
+    "combo.bypass": "Skipping confirmation or a behaviour switch after first use.",
+    "combo.remote_endpoint": "The model is told to contact a remote endpoint.",
+    "combo.user_message": "Words the model is ordered to present to the user.",
+    "combo.fake_prerequisite": "Another tool the model must call first, under a pretext.",
+    "combo.self_insertion": "A tool inserting itself before another tool to collect its data.",
+    "combo.destructive_order": "Bulk destruction of data ordered under a pretext.",
+    "combo.preference_manipulation": "Self-promotion aimed at the model's choice between tools.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """Signals that together mean an attack.
+
+    Attributes:
+        id: rule id reported for the finding.
+        category: mechanism category.
+        severity: severity of the finding.
+        groups: each group is a set of alternative signals; every group needs a distinct hit.
+        description: what the combination means.
+        window: maximum distance between the hits, or None for anywhere in the definition.
+    """
+
+    id: str
+    category: str
+    severity: Severity
+    groups: tuple[frozenset[str], ...]
+    description: str
+    window: int | None = WINDOW
+
+
+def _group(text: str) -> frozenset[str]:
+    names: set[str] = set()
+    for name in text.split("|"):
+        names |= ORDERS if name == "ORDERS" else {name}
+    return frozenset(names)
+
+
+def _rows(table: str) -> list[str]:
+    rows: list[str] = []
+    for line in table.strip().splitlines():
+        if line.startswith(" ") and rows:
+            rows[-1] += " " + line.strip()
+        elif line.strip():
+            rows.append(line.strip())
+    return rows
+
+
+def parse_table(table: str) -> tuple[Combo, ...]:
+    """Parse rows of the combination table.
+
+    Raises:
+        ValueError: a row is malformed or names an unknown severity or scope.
+    """
+    combos = []
+    for row in _rows(table):
+        cid, category, severity, scope, groups = row.split(maxsplit=4)
+        if scope not in {"near", "anywhere"}:
+            raise ValueError(f"combo {cid}: unknown scope {scope!r}")
+        combos.append(
+            Combo(
+                cid,
+                category,
+                Severity.parse(severity),
+                tuple(_group(g.strip()) for g in groups.split("+")),
+                DESCRIPTIONS.get(cid, ""),
+                WINDOW if scope == "near" else None,
+            )
+        )
+    return tuple(combos)
+
+
+COMBOS = parse_table(TABLE)

@@ -1,0 +1,82 @@
+"""Findings for disguised text: what :mod:`normalize` removed or surfaced, judged.
+
+Invisible characters are common by accident (an emoji's variation selector, a right-to-left
+mark in Hebrew text), so their mere presence is low; an invisible character *splitting a word*,
+bidi overrides, ANSI escapes and Unicode tag characters (invisible ASCII) are deliberate.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from mcpwall.inspection.findings import Finding, Severity
+from mcpwall.inspection.normalize import Disguise, NormalizedText
+
+SEVERITY: dict[str, Severity] = {
+    "tag_chars": Severity.CRITICAL,
+    "bidi": Severity.HIGH,
+    "ansi": Severity.HIGH,
+    "bidi_mark": Severity.LOW,
+    "zero_width": Severity.LOW,
+    "invisible": Severity.LOW,
+    "homoglyph": Severity.MEDIUM,
+    "base64": Severity.LOW,
+    "hex": Severity.LOW,
+    "percent": Severity.LOW,
+    "html_comment": Severity.LOW,
+    "hidden_element": Severity.MEDIUM,
+    "pseudo_tag": Severity.MEDIUM,
+}
+DESCRIPTION: dict[str, str] = {
+    "tag_chars": "Unicode tag characters: ASCII text invisible to the user.",
+    "bidi": "Bidi override or isolate characters that reorder what the user sees.",
+    "ansi": "ANSI escape sequences that can hide or rewrite terminal output.",
+    "bidi_mark": "Bidi marks (invisible direction hints).",
+    "zero_width": "Zero-width characters.",
+    "invisible": "Invisible format characters.",
+    "homoglyph": "Words mixing Latin letters with Cyrillic or Greek look-alikes.",
+    "base64": "A base64 run that decodes to text.",
+    "hex": "A hex run that decodes to text.",
+    "percent": "A percent-encoded run that decodes to text.",
+    "html_comment": "An HTML/markdown comment, invisible once rendered.",
+    "hidden_element": "Markup hidden from display (display:none, hidden).",
+    "pseudo_tag": "A pseudo-tag addressing the model (<IMPORTANT>, <system>...).",
+}
+SPLIT_WORD_SEVERITY = Severity.HIGH
+MANY_HOMOGLYPH_WORDS = 3
+
+
+def _severity(kind: str, group: list[Disguise]) -> Severity:
+    if kind in {"zero_width", "invisible"} and any(d.inside_word for d in group):
+        return SPLIT_WORD_SEVERITY
+    if kind == "homoglyph" and len(group) >= MANY_HOMOGLYPH_WORDS:
+        return Severity.HIGH
+    return SEVERITY.get(kind, Severity.LOW)
+
+
+def disguise_findings(field: str, normalized: NormalizedText) -> list[Finding]:
+    """One finding per kind of disguise seen in a field.
+
+    Args:
+        field: JSON path of the field.
+        normalized: the field after :func:`normalize`.
+    """
+    groups: dict[str, list[Disguise]] = defaultdict(list)
+    for disguise in normalized.disguises:
+        groups[disguise.kind].append(disguise)
+    findings = []
+    for kind, group in groups.items():
+        shown = " ".join(d.raw for d in group[:8])
+        findings.append(
+            Finding(
+                rule=f"disguise.{kind}",
+                category="disguised_text",
+                severity=_severity(kind, group),
+                field=field,
+                matched=shown[:300],
+                position=group[0].position,
+                context=f"{len(group)} occurrence(s)",
+                description=DESCRIPTION.get(kind, kind),
+            )
+        )
+    return findings

@@ -1,0 +1,166 @@
+"""Text normalization: undo the disguises a poisoned definition uses before rules match.
+
+``normalize(raw)`` returns a :class:`NormalizedText`: the text rules match against (ANSI escapes,
+invisible and bidi characters removed, Unicode tag characters removed, NFKC applied, Latin
+look-alike letters folded) together with every :class:`Disguise` observed on the way and the
+hidden :class:`Segment` s (tag-character payloads, decoded base64/hex/percent runs, HTML comments
+and pseudo-tags) that the detector scans as text the user does not see. ``make_visible`` is the
+function every report passes matched text through, so raw escapes never reach a console.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from mcpwall.inspection import decoding
+from mcpwall.inspection.decoding import Segment
+
+ANSI_RE = re.compile(
+    r"\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)?"  # OSC (title, hyperlinks)
+    r"|\x1b[@-Z\\-_]"  # other two-byte escapes
+    r"|\x9b[0-?]{0,32}[ -/]{0,8}[@-~]"  # 8-bit CSI
+)
+TAG_FIRST, TAG_LAST = 0xE0000, 0xE007F
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+BIDI_MARKS = frozenset("\u200e\u200f\u061c")
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e")
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_WORD_RE = re.compile(r"\w{2,64}")
+_CONFUSABLES = str.maketrans(
+    "аеорсхуіјѕԁһӏԛԝАВЕКМНОРСТХУІЈЅԌԜαοικνρτυχεΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcxyijsdhlqwABEKMHOPCTXYIJSGWaoikvptuxeABEZHIKMNOPTYX",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Disguise:
+    """One disguise observed in a field.
+
+    Attributes:
+        kind: ``ansi``, ``tag_chars``, ``bidi``, ``bidi_mark``, ``zero_width``, ``invisible``,
+            ``homoglyph``, ``base64``, ``hex``, ``percent``, ``html_comment`` or ``pseudo_tag``.
+        position: offset in the raw text (or the normalized text for decoded runs).
+        raw: the disguised text, made visible.
+        inside_word: an invisible character sat between two letters (a split word).
+    """
+
+    kind: str
+    position: int
+    raw: str
+    inside_word: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedText:
+    """The result of :func:`normalize`."""
+
+    text: str
+    disguises: tuple[Disguise, ...]
+    hidden: tuple[Segment, ...]
+
+
+def _is_invisible(ch: str) -> bool:
+    if ch in ZERO_WIDTH or ch in FILLERS or ch in BIDI_CONTROLS or ch in BIDI_MARKS:
+        return True
+    if "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef":
+        return True
+    return unicodedata.category(ch) == "Cf" and ch not in "\u00ad"
+
+
+def make_visible(text: str) -> str:
+    """Replace ANSI escapes and invisible characters with visible markers.
+
+    ``ESC[31m`` becomes ``\\x1b[31m`` and U+200B becomes ``<U+200B>``; other control characters
+    (except newline and tab) become ``<U+00XX>``.
+
+    Args:
+        text: any text taken from a definition.
+    """
+    text = ANSI_RE.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
+    out: list[str] = []
+    for ch in text:
+        code = ord(ch)
+        if _is_invisible(ch) or TAG_FIRST <= code <= TAG_LAST or _is_control(ch):
+            out.append(f"<U+{code:04X}>")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _is_control(ch: str) -> bool:
+    return unicodedata.category(ch) == "Cc" and ch not in "\n\t\r"
+
+
+def _strip_ansi(text: str, found: list[Disguise]) -> str:
+    found.extend(Disguise("ansi", m.start(), make_visible(m.group(0))) for m in ANSI_RE.finditer(text))
+    return ANSI_RE.sub("", text)
+
+
+def _invisible_kind(ch: str) -> str:
+    if ch in BIDI_CONTROLS:
+        return "bidi"
+    if ch in BIDI_MARKS:
+        return "bidi_mark"
+    return "zero_width" if ch in ZERO_WIDTH else "invisible"
+
+
+def _strip_invisible(text: str, found: list[Disguise], hidden: list[Segment]) -> str:
+    kept: list[str] = []
+    tags: list[str] = []
+    for i, ch in enumerate(text):
+        code = ord(ch)
+        if TAG_FIRST <= code <= TAG_LAST:
+            tags.append(chr(code - TAG_FIRST) if 0x20 <= code - TAG_FIRST < 0x7F else " ")
+            continue
+        if not _is_invisible(ch):
+            kept.append(ch)
+            continue
+        inside = 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
+        found.append(Disguise(_invisible_kind(ch), i, f"<U+{code:04X}>", inside))
+    if tags:
+        payload = "".join(tags)
+        found.append(Disguise("tag_chars", 0, make_visible(payload[:200])))
+        hidden.append(Segment("tag_chars", payload))
+    return "".join(kept)
+
+
+def fold_confusables(text: str) -> str:
+    """Map Cyrillic and Greek letters that look Latin onto their Latin twins."""
+    return text.translate(_CONFUSABLES)
+
+
+def _mixed_script_words(text: str, found: list[Disguise]) -> None:
+    for m in _WORD_RE.finditer(text):
+        word = m.group(0)
+        has_latin = any("a" <= c.lower() <= "z" for c in word)
+        lookalike = any(c != f for c, f in zip(word, fold_confusables(word), strict=True))
+        if has_latin and lookalike:
+            found.append(Disguise("homoglyph", m.start(), word))
+
+
+def normalize(raw: str) -> NormalizedText:
+    """Normalize one model-visible string for matching.
+
+    Args:
+        raw: the string as the server sent it.
+
+    Returns:
+        The matchable text, the disguises seen, and the hidden segments to scan as well.
+    """
+    found: list[Disguise] = []
+    hidden: list[Segment] = []
+    text = _strip_ansi(raw, found)
+    text = _strip_invisible(text, found, hidden)
+    text = unicodedata.normalize("NFKC", text)
+    _mixed_script_words(text, found)
+    text = fold_confusables(text)
+    for seg in decoding.hidden_segments(text):
+        found.append(Disguise(seg.channel, seg.position, make_visible(seg.source[:200])))
+        hidden.append(seg)
+    for seg in list(hidden):
+        if seg.channel == "tag_chars":
+            hidden.extend(decoding.hidden_segments(seg.text))
+    return NormalizedText(text, tuple(found), tuple(hidden))

@@ -1,0 +1,87 @@
+"""The rule catalog: loads, compiles, accepts custom rules, and never backtracks badly."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+from mcpwall.inspection import CatalogError, RuleSpec, Severity, compile_rules, inspect_definition
+from mcpwall.inspection.catalog import builtin_rules, parse_catalog
+from mcpwall.inspection.combos import COMBOS
+
+SRE: Any = importlib.import_module("re._parser")
+MAX_NESTED_PRODUCT = 2000
+
+
+def _repeats(items: Any, outer: int, problems: list[str]) -> None:
+    for op, arg in items:
+        name = str(op)
+        if name in {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}:
+            _low, high, sub = arg
+            if high == SRE.MAXREPEAT:
+                problems.append("unbounded repetition")
+                continue
+            if outer > 1 and high > 1 and outer * high > MAX_NESTED_PRODUCT:
+                problems.append(f"nested repetition {outer}x{high}")
+            _repeats(sub, outer * max(high, 1) if high > 1 else outer, problems)
+        elif name in {"SUBPATTERN", "ATOMIC_GROUP"}:
+            _repeats(arg[-1], outer, problems)
+        elif name == "BRANCH":
+            for branch in arg[1]:
+                _repeats(branch, outer, problems)
+        elif name in {"ASSERT", "ASSERT_NOT"}:
+            _repeats(arg[1], outer, problems)
+
+
+def _lint(pattern: str) -> list[str]:
+    problems: list[str] = []
+    _repeats(SRE.parse(pattern), 1, problems)
+    return problems
+
+
+@pytest.mark.parametrize("rule", builtin_rules(), ids=lambda r: r.spec.id)
+def test_catalog_pattern_uses_only_bounded_repetition(rule: Any) -> None:
+    assert _lint(rule.spec.pattern) == []
+
+
+@pytest.mark.parametrize("pattern", ["(a+)+", "(.*)*", "x.*y", "a{2,}", "(?:a{1,100}){1,100}"])
+def test_lint_rejects_patterns_that_can_backtrack_catastrophically(pattern: str) -> None:
+    assert _lint(pattern) != []
+
+
+def test_every_signal_a_combo_needs_is_produced_by_some_rule() -> None:
+    produced = {rule.signal for rule in builtin_rules()} | {"forced_own"}
+    needed = {signal for combo in COMBOS for group in combo.groups for signal in group}
+    assert needed <= produced
+
+
+def test_custom_rule_reports_at_its_own_severity() -> None:
+    spec = RuleSpec("corp.codename", "data_leak", Severity.HIGH, r"\bproject\s{1,3}falcon\b", "Internal codename.")
+    rules = compile_rules([spec])
+    tool = {"name": "t", "description": "Summarises Project Falcon notes."}
+    findings = [f for f in inspect_definition("tool", tool, rules) if f.rule == "corp.codename"]
+    assert [(f.category, f.severity) for f in findings] == [("data_leak", Severity.HIGH)]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (RuleSpec("x", "c", Severity.LOW, "(unclosed"), "invalid pattern"),
+        (RuleSpec("x", "c", Severity.LOW, "a", flags=frozenset({"loud"})), "unknown flags"),
+        (RuleSpec("directive.must", "c", Severity.LOW, "a"), "already used"),
+    ],
+)
+def test_invalid_custom_rule_is_rejected(spec: RuleSpec, message: str) -> None:
+    with pytest.raises(CatalogError, match=message):
+        compile_rules([spec])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["rules: 3", "[1, 2]", "rules:\n  - id: a\n    category: c\n    severity: severe\n    pattern: x", "a: [b"],
+)
+def test_malformed_catalog_is_rejected(text: str) -> None:
+    with pytest.raises(CatalogError):
+        parse_catalog(text)
