@@ -6,6 +6,7 @@ import os
 import uuid
 from pathlib import Path
 
+from mcpwall.armor.ceiling import apply_ceiling
 from mcpwall.armor.environment import server_environment
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.config.models import Config, ServerSpec
@@ -33,13 +34,15 @@ def build_stdio_gateway(config: Config, name: str | None, command: list[str]) ->
     argv = command or ([spec.command, *spec.args] if spec.command else [])
     identity = server_name(name, argv)
     environment = spec.environment or config.environment
+    armor = apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
     env = server_environment(os.environ, environment.allowed_env, environment.env)
     chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
     auditor = Auditor(chain, session=uuid.uuid4().hex, server=identity, keep_arguments=config.audit.record_arguments)
     return StdioGateway(
         server=identity,
         upstream=StdioUpstream(argv, env, cwd=spec.cwd),
-        pipeline=Pipeline(default_checks(spec.tools or config.tools)),
+        pipeline=Pipeline(default_checks(spec.tools or config.tools, armor)),
+        armor=armor,
         auditor=auditor,
         wire=config.wire,
     )

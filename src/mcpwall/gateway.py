@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpwall import jsonrpc
+from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
 from mcpwall.config.models import WireSettings
 from mcpwall.errors import AuditError
@@ -82,8 +83,16 @@ class StdioGateway:
     """
 
     def __init__(
-        self, *, server: str, upstream: StdioUpstream, pipeline: Pipeline, auditor: Auditor, wire: WireSettings
+        self,
+        *,
+        server: str,
+        upstream: StdioUpstream,
+        pipeline: Pipeline,
+        auditor: Auditor,
+        wire: WireSettings,
+        armor: ArmorSettings | None = None,
     ) -> None:
+        self.armor = armor
         self.server = server
         self.upstream = upstream
         self.pipeline = pipeline
@@ -105,6 +114,7 @@ class StdioGateway:
             auditor=self.audit,
             to_client=self._to_client.put,
             to_server=self._to_server.put,
+            armor=self.armor,
         )
         self._install_signals()
         try:

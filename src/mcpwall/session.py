@@ -18,6 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpwall import jsonrpc, mcp
+from mcpwall.armor.argument_check import refusal
+from mcpwall.armor.output import cap_result
+from mcpwall.armor.rate_limits import RateLimiter
+from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
 from mcpwall.errors import ProtocolError
 from mcpwall.jsonrpc import Kind, Message, RequestId
@@ -51,7 +55,16 @@ class Session:
         to_server: sends one line to the server.
     """
 
-    def __init__(self, *, server: str, pipeline: Pipeline, auditor: Auditor, to_client: Send, to_server: Send) -> None:
+    def __init__(
+        self,
+        *,
+        server: str,
+        pipeline: Pipeline,
+        auditor: Auditor,
+        to_client: Send,
+        to_server: Send,
+        armor: ArmorSettings | None = None,
+    ) -> None:
         self.id = auditor.session or uuid.uuid4().hex
         self.server = server
         self.pipeline = pipeline
@@ -62,6 +75,8 @@ class Session:
         self.tools: dict[str, dict[str, Any]] = {}
         self.pending: dict[RequestId, Pending] = {}
         self.server_pending: set[RequestId] = set()
+        self.armor = armor or ArmorSettings()
+        self.limiter = RateLimiter(self.armor.rate_limits)
 
     # ----- client → server -------------------------------------------------------------
 
@@ -80,6 +95,8 @@ class Session:
         if message.kind is Kind.REQUEST:
             self._client_request(message)
         elif message.kind is Kind.NOTIFICATION:
+            if message.method == "notifications/cancelled":
+                self._cancelled(message.params.get("requestId"))
             self.to_server(jsonrpc.dump(message.obj))
         elif message.id in self.server_pending:
             self.server_pending.discard(message.id)
@@ -112,6 +129,8 @@ class Session:
             return None
         decision = self.pipeline.decide_call(call, self.context())
         self.audit.emit("tool_call_requested", tool=call.name, **self.audit.arguments(call.arguments))
+        if not decision.denied and (limited := self.limiter.hit(self.id, call.name)) is not None:
+            decision = Decision.combine([*decision.verdicts, refusal("rate-limits", limited, [limited])])
         if decision.denied:
             self._deny(call, decision)
             return None
@@ -121,6 +140,9 @@ class Session:
     def _deny(self, call: mcp.ToolCall, decision: Decision) -> None:
         verdict = decision.decisive
         violation = verdict.violation if verdict else None
+        listed = verdict.detail.get("violations", []) if verdict else []
+        for found in listed if isinstance(listed, list) else []:
+            self.audit.emit("tool_policy_violation", tool=call.name, **found)
         self.audit.emit(
             "tool_call_denied",
             tool=call.name,
@@ -133,6 +155,12 @@ class Session:
         )
         data = {"violation": violation or "PolicyDenied", "tool": call.name}
         self.to_client(jsonrpc.dump(jsonrpc.error(call.request_id, jsonrpc.POLICY_DENIED, DENIED_MESSAGE, data)))
+
+    def _cancelled(self, request_id: Any) -> None:
+        """The client gave up on a request: the server will not answer it, so stop waiting."""
+        pending = self.pending.pop(request_id, None) if isinstance(request_id, int | str) else None
+        if pending is not None and pending.tool is not None:
+            self.audit.emit("tool_call_failed", tool=pending.tool, status="CANCELLED")
 
     def context(self) -> Context:
         """The read-only context checks see now."""
@@ -179,6 +207,7 @@ class Session:
         if pending.method == mcp.TOOLS_LIST and "result" in message.obj:
             self._filter_tools(message.obj["result"])
         elif pending.tool is not None:
+            self._cap_output(pending, message.obj)
             self._call_finished(pending, message.obj)
         self.to_client(jsonrpc.dump(message.obj))
 
@@ -196,6 +225,22 @@ class Session:
         self.tools.update({t["name"]: t for t in visible if isinstance(t.get("name"), str)})
         if hidden:
             self.audit.emit("tools_hidden", tools=[str(t.get("name")) for t in hidden])
+
+    def _cap_output(self, pending: Pending, obj: dict[str, Any]) -> None:
+        result = obj.get("result")
+        if not isinstance(result, dict):
+            return
+        capped, refused = cap_result(result, self.armor.max_result_bytes, self.armor.on_oversize)
+        if capped is not result:
+            if "structuredContent" in result and "structuredContent" not in capped:
+                capped["isError"] = True  # clients validate structured output: a partial result is an error
+            obj["result"] = capped
+            self.audit.emit(
+                "tool_policy_violation" if refused else "tool_result_truncated",
+                tool=pending.tool,
+                type=refused.type if refused else "OutputTruncated",
+                reason=refused.reason if refused else f"result over {self.armor.max_result_bytes} bytes",
+            )
 
     def _call_finished(self, pending: Pending, obj: dict[str, Any]) -> None:
         result = obj.get("result")

@@ -75,6 +75,8 @@ def test_private_loopback_link_local_and_local_hosts_are_refused(url: str) -> No
         "https://user:pass@example.org/",
         "https://example.org\\@evil.com/",
         "https://example.org\\evil.com/",
+        "ssh://git\\@evil.com/x",
+        "git@a\\b.com:repo",
         "https://xn--pple-43d.com/",
         "https://\u0430pple.com/",
         "https://\u0430\u0440\u0440\u04cf\u0435.com/",

@@ -126,6 +126,8 @@ def network_host(value: str) -> str | None:
         return _bare_host(value)
     rest = value[match.end() :] if special else value[match.start(2) + 2 :]
     authority = _AUTHORITY_END.split(rest, maxsplit=1)[0]
+    if "\\" in authority:
+        raise UnreadableURLError("backslash in the URL authority")
     if special and "@" in authority:
         raise UnreadableURLError("userinfo in a web URL authority")
     return _authority_host(_checked_authority(authority.rpartition("@")[2]))

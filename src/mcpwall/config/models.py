@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.tool_lists import ToolLists
 
 
@@ -56,6 +57,8 @@ class ServerSpec(Strict):
     """Its environment; defaults to the top-level ``environment``."""
     tools: ToolLists | None = None
     """Its tool lists; default to the top-level ``tools``."""
+    armor: ArmorSettings | None = None
+    """Its argument policy, bounded by the top-level ``armor`` (the gateway's ceiling)."""
 
 
 class Config(Strict):
@@ -67,6 +70,9 @@ class Config(Strict):
     """Tool allow/deny lists for every server without its own."""
     environment: EnvironmentSettings = Field(default_factory=EnvironmentSettings)
     """Environment for every server without its own."""
+    armor: ArmorSettings = Field(default_factory=ArmorSettings)
+    """Argument policy (paths, network, commands, rate limits, output) for every server, and
+    the ceiling no server's own ``armor`` can exceed."""
     wire: WireSettings = Field(default_factory=WireSettings)
     """Framing limits and lifecycle timing."""
     audit: AuditSettings = Field(default_factory=AuditSettings)

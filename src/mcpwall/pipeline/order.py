@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from mcpwall.armor.argument_check import ArgumentCheck
+from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.tool_lists import ToolListCheck, ToolLists
 from mcpwall.pipeline.check import Check
 
 
-def default_checks(tools: ToolLists) -> list[Check]:
+def default_checks(tools: ToolLists, armor: ArmorSettings) -> list[Check]:
     """The checks every message goes through, in order."""
     return [
         ToolListCheck(tools),
+        ArgumentCheck(armor),
     ]

@@ -1,0 +1,143 @@
+"""The one interface every state backend implements (SQLite now, PostgreSQL later).
+
+Calls are synchronous and short: the gateway makes them outside the relay's hot path (from a
+worker thread when it must not block the loop). Every read-modify-write is one atomic
+transaction in the backend, so several mcpwall processes can share one store. Times are epoch
+seconds; methods that take ``now`` default it to ``time.time()`` so tests can pin the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from mcpwall.store.records import Pin, SessionRecord, Ticket, TicketLevel, TicketScope, TicketStatus
+
+BudgetChange = Callable[[dict[str, Any] | None], dict[str, Any]]
+
+
+class Store(Protocol):
+    """Pins, approval tickets and sessions, shared by every mcpwall process of one installation."""
+
+    # Pins (tool name "" = the server's instructions, see records.INSTRUCTIONS)
+
+    def get_pin(self, server: str, tool: str) -> Pin | None:
+        """The pin of one tool, or None when the tool was never seen."""
+
+    def put_pin(self, pin: Pin) -> None:
+        """Insert or replace the pin of ``(pin.server, pin.tool)``."""
+
+    def list_pins(self, server: str | None = None) -> list[Pin]:
+        """Every pin (of one server when given), ordered by server then tool."""
+
+    def approve_pin(self, server: str, tool: str, *, expected_hash: str | None = None) -> Pin | None:
+        """Promote the pending definition to the pinned one (or trust a new/blocked one).
+
+        Args:
+            server: the server identity.
+            tool: the tool name.
+            expected_hash: when given, approve only if this is the hash that would be pinned
+                (the operator approves what they saw, not what changed since).
+
+        Returns:
+            The approved pin (status ``approved``), or None when there is nothing to approve.
+        """
+
+    def approve_server(self, server: str) -> list[Pin]:
+        """Approve every approvable pin of one server, atomically; returns the approved pins."""
+
+    # Tickets
+
+    def create_ticket(
+        self,
+        *,
+        session: str,
+        server: str,
+        tool: str,
+        binding: str,
+        level: TicketLevel,
+        expires: float,
+        now: float | None = None,
+    ) -> Ticket:
+        """Open a pending ``once`` ticket with a fresh short id."""
+
+    def get_ticket(self, ticket_id: str) -> Ticket | None:
+        """One ticket by id (case-insensitive), or None."""
+
+    def list_tickets(self, status: TicketStatus | None = None, session: str | None = None) -> list[Ticket]:
+        """Tickets, newest first, optionally of one status and one session."""
+
+    def decide_ticket(
+        self,
+        ticket_id: str,
+        *,
+        approve: bool,
+        scope: TicketScope,
+        decided_by: str,
+        channel: str,
+        now: float | None = None,
+    ) -> Ticket | None:
+        """Approve or deny a pending, unexpired ticket, atomically.
+
+        A ``session`` scope is only granted on a ``CONFIRM_SESSION`` ticket. A pending ticket
+        found past its expiry is marked ``expired``.
+
+        Returns:
+            The decided ticket, or None when no ticket could be decided (unknown, expired,
+            already decided, or a session scope asked of a single-use ticket): `get_ticket`
+            tells which.
+        """
+
+    def consume_approval(
+        self, *, session: str, server: str, tool: str, binding: str, now: float | None = None
+    ) -> Ticket | None:
+        """The approval that lets this call through, or None.
+
+        Atomically: an approved ``once`` ticket for exactly this session and binding is marked
+        ``consumed`` and returned (so exactly one caller wins it); otherwise an approved
+        ``session`` ticket for this session, server and tool is returned as is.
+        """
+
+    def expire_tickets(self, now: float | None = None) -> int:
+        """Mark pending tickets past their expiry ``expired``; returns how many."""
+
+    # Sessions and risk budgets
+
+    def upsert_session(
+        self,
+        session_id: str,
+        *,
+        server: str,
+        era: str,
+        client_info: dict[str, Any],
+        profiles: list[str],
+        started: float,
+    ) -> None:
+        """Record a session (or update it when a client re-initializes)."""
+
+    def end_session(self, session_id: str, ended: float | None = None) -> None:
+        """Mark a session ended."""
+
+    def get_session(self, session_id: str) -> SessionRecord | None:
+        """One session with its budget, or None."""
+
+    def list_sessions(self) -> list[SessionRecord]:
+        """Every session with its budget, newest first."""
+
+    def get_budget(self, session_id: str) -> dict[str, Any] | None:
+        """The session's ``RiskBudget.to_dict()``, or None before its first call."""
+
+    def put_budget(self, session_id: str, budget: dict[str, Any]) -> None:
+        """Replace the session's budget."""
+
+    def update_budget(self, session_id: str, change: BudgetChange) -> dict[str, Any]:
+        """Read, change and write the budget in one transaction (``change`` must be quick and pure).
+
+        A release by an operator in another process is never overwritten by a stale budget.
+        """
+
+    def release_session(self, session_id: str, *, by: str, now: float | None = None) -> bool:
+        """Unlock a session's budget and reset its spent risk; False when it has no budget."""
+
+    def close(self) -> None:
+        """Release the backend's connection."""

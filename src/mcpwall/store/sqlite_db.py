@@ -1,0 +1,163 @@
+"""One SQLite connection set up for sharing a database file between processes.
+
+WAL journal (readers never block the writer), ``busy_timeout`` so a writer waits for another
+process's transaction instead of failing, ``synchronous=FULL`` because a lost ``consumed``
+mark would let an approval be used twice. The connection runs in autocommit mode and every
+change is one explicit short transaction; read-modify-write ones start with ``BEGIN IMMEDIATE``
+so that the write lock is taken before the read (two processes can then never both see a
+ticket as unconsumed). The schema is created idempotently under that same lock.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from mcpwall.errors import ConfigError
+
+SCHEMA_VERSION: Final = 1
+BUSY_TIMEOUT_MS: Final = 5000
+
+SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS pins (
+    server TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    definition TEXT NOT NULL,
+    status TEXT NOT NULL,
+    max_severity TEXT,
+    findings TEXT NOT NULL,
+    pending_hash TEXT,
+    pending_definition TEXT,
+    diff TEXT NOT NULL,
+    first_seen REAL NOT NULL,
+    last_seen REAL NOT NULL,
+    PRIMARY KEY (server, tool)
+);
+CREATE TABLE IF NOT EXISTS tickets (
+    id TEXT PRIMARY KEY,
+    session TEXT NOT NULL,
+    server TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    binding TEXT NOT NULL,
+    level TEXT NOT NULL,
+    status TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    created REAL NOT NULL,
+    expires REAL NOT NULL,
+    decided_by TEXT,
+    decided_at REAL,
+    channel TEXT,
+    consumed_at REAL
+);
+CREATE INDEX IF NOT EXISTS tickets_by_session ON tickets (session, status);
+CREATE INDEX IF NOT EXISTS tickets_by_status ON tickets (status, expires);
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    server TEXT NOT NULL,
+    era TEXT NOT NULL,
+    client_info TEXT NOT NULL,
+    profiles TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL
+);
+CREATE TABLE IF NOT EXISTS budgets (
+    session TEXT PRIMARY KEY,
+    budget TEXT NOT NULL,
+    released_by TEXT,
+    released_at REAL
+);
+"""
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON text for a column (keys sorted, so equal values store equal)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+
+
+def from_json(text: str | None) -> Any:
+    """The value of a JSON column (None stays None)."""
+    return None if text is None else orjson.loads(text)
+
+
+class Database:
+    """A thread-safe SQLite connection with short read and write transactions.
+
+    Args:
+        path: the database file; created with mode 0600 (and its directory) when missing.
+
+    Raises:
+        ConfigError: the file cannot be opened, is not a database, or has a newer schema.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._conn.row_factory = sqlite3.Row
+            self._configure()
+            self._create_schema()
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigError(f"cannot open the state database {path}: {exc}", path="store") from exc
+
+    def _configure(self) -> None:
+        self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("PRAGMA synchronous = FULL")
+        self._conn.execute("PRAGMA foreign_keys = ON")
+
+    def _create_schema(self) -> None:
+        with self.write() as conn:
+            _run_script(conn, SCHEMA)
+            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            version = row[0]
+            if version is None:
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            elif version > SCHEMA_VERSION:
+                raise ConfigError(f"{self.path} has schema {version}; this mcpwall knows {SCHEMA_VERSION}")
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for several SELECTs."""
+        with self._transaction("BEGIN DEFERRED") as conn:
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction holding the database's write lock from its first statement."""
+        with self._transaction("BEGIN IMMEDIATE") as conn:
+            yield conn
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute(begin)
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._conn.close()
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run ``;``-separated DDL inside the current transaction (``executescript`` would commit it)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)

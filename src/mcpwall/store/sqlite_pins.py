@@ -1,0 +1,120 @@
+"""Pins in SQLite: one row per ``(server, tool)``, JSON columns for definitions and findings."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from typing import Any, Final
+
+from mcpwall.store.records import Pin
+from mcpwall.store.sqlite_db import Database, from_json, to_json
+
+_COLUMNS: Final = (
+    "server, tool, hash, definition, status, max_severity, findings, pending_hash, pending_definition, diff, "
+    "first_seen, last_seen"
+)
+MIN_HASH_PREFIX: Final = 8
+_UPSERT: Final = f"INSERT OR REPLACE INTO pins ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"  # noqa: S608 -- constant column list, values bound
+
+
+def _pin_row(pin: Pin) -> tuple[Any, ...]:
+    pending = None if pin.pending_definition is None else to_json(pin.pending_definition)
+    return (
+        pin.server,
+        pin.tool,
+        pin.hash,
+        to_json(pin.definition),
+        pin.status,
+        pin.max_severity,
+        to_json(pin.findings),
+        pin.pending_hash,
+        pending,
+        to_json(pin.diff),
+        pin.first_seen,
+        pin.last_seen,
+    )
+
+
+def _pin_of(row: sqlite3.Row) -> Pin:
+    return Pin(
+        server=row["server"],
+        tool=row["tool"],
+        hash=row["hash"],
+        definition=from_json(row["definition"]),
+        status=row["status"],
+        max_severity=row["max_severity"],
+        findings=from_json(row["findings"]),
+        pending_hash=row["pending_hash"],
+        pending_definition=from_json(row["pending_definition"]),
+        diff=from_json(row["diff"]),
+        first_seen=row["first_seen"],
+        last_seen=row["last_seen"],
+    )
+
+
+def approved(pin: Pin) -> Pin:
+    """The pin after a human approval: the pending definition (if any) becomes the pinned one."""
+    if pin.pending_hash is None or pin.pending_definition is None:
+        return replace(pin, status="approved", diff=[])
+    return replace(
+        pin,
+        hash=pin.pending_hash,
+        definition=pin.pending_definition,
+        status="approved",
+        pending_hash=None,
+        pending_definition=None,
+        diff=[],
+    )
+
+
+def _matches(pin: Pin, expected_hash: str) -> bool:
+    """Whether ``expected_hash`` (whole, or a prefix of at least 8 characters) is what would be pinned."""
+    target = pin.pending_hash if pin.pending_hash is not None else pin.hash
+    return len(expected_hash) >= MIN_HASH_PREFIX and target.startswith(expected_hash.lower())
+
+
+class SqlitePins:
+    """The pin half of :class:`~mcpwall.store.sqlite.SqliteStore`."""
+
+    _db: Database
+
+    def get_pin(self, server: str, tool: str) -> Pin | None:
+        """See :meth:`mcpwall.store.Store.get_pin`."""
+        with self._db.read() as conn:
+            row = conn.execute("SELECT * FROM pins WHERE server = ? AND tool = ?", (server, tool)).fetchone()
+        return None if row is None else _pin_of(row)
+
+    def put_pin(self, pin: Pin) -> None:
+        """See :meth:`mcpwall.store.Store.put_pin`."""
+        with self._db.write() as conn:
+            conn.execute(_UPSERT, _pin_row(pin))
+
+    def list_pins(self, server: str | None = None) -> list[Pin]:
+        """See :meth:`mcpwall.store.Store.list_pins`."""
+        with self._db.read() as conn:
+            if server is None:
+                rows = conn.execute("SELECT * FROM pins ORDER BY server, tool").fetchall()
+            else:
+                rows = conn.execute("SELECT * FROM pins WHERE server = ? ORDER BY tool", (server,)).fetchall()
+        return [_pin_of(row) for row in rows]
+
+    def approve_pin(self, server: str, tool: str, *, expected_hash: str | None = None) -> Pin | None:
+        """See :meth:`mcpwall.store.Store.approve_pin`."""
+        with self._db.write() as conn:
+            row = conn.execute("SELECT * FROM pins WHERE server = ? AND tool = ?", (server, tool)).fetchone()
+            pin = None if row is None else _pin_of(row)
+            if pin is None or not pin.approvable:
+                return None
+            if expected_hash is not None and not _matches(pin, expected_hash):
+                return None
+            done = approved(pin)
+            conn.execute(_UPSERT, _pin_row(done))
+        return done
+
+    def approve_server(self, server: str) -> list[Pin]:
+        """See :meth:`mcpwall.store.Store.approve_server`."""
+        with self._db.write() as conn:
+            rows = conn.execute("SELECT * FROM pins WHERE server = ? ORDER BY tool", (server,)).fetchall()
+            done = [approved(pin) for pin in map(_pin_of, rows) if pin.approvable]
+            conn.executemany(_UPSERT, [_pin_row(pin) for pin in done])
+        return done
