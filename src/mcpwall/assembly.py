@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import os
 import uuid
-from pathlib import Path
 
 from mcpwall.armor.ceiling import apply_ceiling
 from mcpwall.armor.environment import server_environment
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.config.models import Config, ServerSpec
 from mcpwall.gateway import StdioGateway
+from mcpwall.inspection.pins import server_identity
+from mcpwall.inspection.review import ToolReviewer
 from mcpwall.pipeline import Pipeline
 from mcpwall.pipeline.order import default_checks
 from mcpwall.state import AUDIT_FILE, state_dir
+from mcpwall.store import default_store
 from mcpwall.transports.stdio import StdioUpstream
-
-
-def server_name(name: str | None, command: list[str]) -> str:
-    """The server's identity: the config name, else derived from its command."""
-    if name:
-        return name
-    return Path(command[0]).name
 
 
 def build_stdio_gateway(config: Config, name: str | None, command: list[str]) -> StdioGateway:
@@ -32,7 +27,7 @@ def build_stdio_gateway(config: Config, name: str | None, command: list[str]) ->
     """
     spec = config.servers.get(name or "", ServerSpec())
     argv = command or ([spec.command, *spec.args] if spec.command else [])
-    identity = server_name(name, argv)
+    identity = server_identity(argv, name)
     environment = spec.environment or config.environment
     armor = apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
     env = server_environment(os.environ, environment.allowed_env, environment.env)
@@ -43,6 +38,7 @@ def build_stdio_gateway(config: Config, name: str | None, command: list[str]) ->
         upstream=StdioUpstream(argv, env, cwd=spec.cwd),
         pipeline=Pipeline(default_checks(spec.tools or config.tools, armor)),
         armor=armor,
+        reviewer=ToolReviewer(default_store(config.state_dir), identity, config.inspection, auditor),
         auditor=auditor,
         wire=config.wire,
     )

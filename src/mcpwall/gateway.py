@@ -33,6 +33,7 @@ from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
 from mcpwall.config.models import WireSettings
 from mcpwall.errors import AuditError
+from mcpwall.inspection.review import ToolReviewer
 from mcpwall.pipeline.runner import Pipeline
 from mcpwall.session import Session
 from mcpwall.transports.lines import LineReader, Oversized
@@ -91,8 +92,10 @@ class StdioGateway:
         auditor: Auditor,
         wire: WireSettings,
         armor: ArmorSettings | None = None,
+        reviewer: ToolReviewer | None = None,
     ) -> None:
         self.armor = armor
+        self.reviewer = reviewer
         self.server = server
         self.upstream = upstream
         self.pipeline = pipeline
@@ -115,6 +118,7 @@ class StdioGateway:
             to_client=self._to_client.put,
             to_server=self._to_server.put,
             armor=self.armor,
+            reviewer=self.reviewer,
         )
         self._install_signals()
         try:

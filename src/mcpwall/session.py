@@ -24,6 +24,8 @@ from mcpwall.armor.rate_limits import RateLimiter
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
 from mcpwall.errors import ProtocolError
+from mcpwall.inspection.normalize import make_visible
+from mcpwall.inspection.review import Review, ToolReviewer
 from mcpwall.jsonrpc import Kind, Message, RequestId
 from mcpwall.pipeline.check import Context
 from mcpwall.pipeline.runner import Pipeline
@@ -64,6 +66,7 @@ class Session:
         to_client: Send,
         to_server: Send,
         armor: ArmorSettings | None = None,
+        reviewer: ToolReviewer | None = None,
     ) -> None:
         self.id = auditor.session or uuid.uuid4().hex
         self.server = server
@@ -77,6 +80,8 @@ class Session:
         self.server_pending: set[RequestId] = set()
         self.armor = armor or ArmorSettings()
         self.limiter = RateLimiter(self.armor.rate_limits)
+        self.reviewer = reviewer
+        self.reviews: dict[str, Review] = {}
 
     # ----- client → server -------------------------------------------------------------
 
@@ -127,6 +132,7 @@ class Session:
         except ProtocolError as exc:
             self._refuse(message.id, "client", exc.code, str(exc))
             return None
+        self._refresh_review(call.name)
         decision = self.pipeline.decide_call(call, self.context())
         self.audit.emit("tool_call_requested", tool=call.name, **self.audit.arguments(call.arguments))
         if not decision.denied and (limited := self.limiter.hit(self.id, call.name)) is not None:
@@ -156,6 +162,14 @@ class Session:
         data = {"violation": violation or "PolicyDenied", "tool": call.name}
         self.to_client(jsonrpc.dump(jsonrpc.error(call.request_id, jsonrpc.POLICY_DENIED, DENIED_MESSAGE, data)))
 
+    def _refresh_review(self, tool: str) -> None:
+        """A blocked tool may have been approved from another terminal since: read the pin again."""
+        review = self.reviews.get(tool)
+        if review is not None and review.blocked and self.reviewer is not None:
+            fresh = self.reviewer.refresh(tool)
+            if fresh is not None:
+                self.reviews[tool] = fresh
+
     def _cancelled(self, request_id: Any) -> None:
         """The client gave up on a request: the server will not answer it, so stop waiting."""
         pending = self.pending.pop(request_id, None) if isinstance(request_id, int | str) else None
@@ -164,7 +178,7 @@ class Session:
 
     def context(self) -> Context:
         """The read-only context checks see now."""
-        return Context(server=self.server, session_id=self.id, facts=self.facts, tools=self.tools)
+        return Context(server=self.server, session_id=self.id, facts=self.facts, tools=self.tools, reviews=self.reviews)
 
     def _session_started(self) -> None:
         self.audit.emit(
@@ -215,13 +229,15 @@ class Session:
         tools = mcp.listed_tools(result)
         if tools is None:
             return
+        if self.reviewer is not None:
+            self.reviews.update(self.reviewer.review(tools))
         ctx = self.context()
         visible: list[dict[str, Any]] = []
         hidden: list[dict[str, Any]] = []
         for tool in tools:
             decision = self.pipeline.decide_listed(tool, ctx)
             (hidden if decision.denied else visible).append(tool)
-        result["tools"] = visible
+        result["tools"] = [visible_text(tool) for tool in visible]
         self.tools.update({t["name"]: t for t in visible if isinstance(t.get("name"), str)})
         if hidden:
             self.audit.emit("tools_hidden", tools=[str(t.get("name")) for t in hidden])
@@ -329,3 +345,14 @@ def _answerable_id(obj: Any) -> tuple[RequestId | None, bool]:
     if isinstance(value, int | str) and not isinstance(value, bool):
         return value, True
     return None, True
+
+
+def visible_text(value: Any) -> Any:
+    """Every string with its ANSI escapes and invisible characters made visible."""
+    if isinstance(value, str):
+        return make_visible(value)
+    if isinstance(value, dict):
+        return {key: visible_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [visible_text(item) for item in value]
+    return value

@@ -25,6 +25,7 @@ from typing import Any, Final
 import orjson
 
 GENESIS: Final = "0" * 64
+_RESERVED: Final = frozenset({"seq", "prev_hash", "hash"})
 _TAIL_CHUNK: Final = 1 << 16
 
 
@@ -94,6 +95,8 @@ class AuditChain:
         seq, prev = self._tail.seq, self._tail.hash
         records, lines = [], []
         for event in events:
+            if _RESERVED & event.keys():
+                raise ValueError(f"audit events may not set {sorted(_RESERVED & event.keys())}")
             seq += 1
             record = {"seq": seq, "prev_hash": prev, **event}
             line, prev = _sealed_line(record)

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import typer
 
-from mcpwall.cli import audit_cmd, config_cmd
+from mcpwall.cli import approvals_cmd, audit_cmd, config_cmd, events_cmd, registry_cmd, sessions_cmd
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mcpwall: a security gateway for MCP.")
 app.add_typer(config_cmd.app, name="config")
 app.add_typer(audit_cmd.app, name="audit")
+app.add_typer(registry_cmd.app, name="registry")
+app.command("approve")(registry_cmd.approve)
+app.add_typer(approvals_cmd.app, name="approvals")
+app.add_typer(sessions_cmd.app, name="sessions")
+app.command("events")(events_cmd.events)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []})

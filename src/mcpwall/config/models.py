@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.tool_lists import ToolLists
+from mcpwall.inspection.settings import InspectionSettings
 
 
 class Strict(BaseModel):
@@ -73,6 +74,8 @@ class Config(Strict):
     armor: ArmorSettings = Field(default_factory=ArmorSettings)
     """Argument policy (paths, network, commands, rate limits, output) for every server, and
     the ceiling no server's own ``armor`` can exceed."""
+    inspection: InspectionSettings = Field(default_factory=InspectionSettings)
+    """Tool-definition inspection, pinning and rug-pull blocking."""
     wire: WireSettings = Field(default_factory=WireSettings)
     """Framing limits and lifecycle timing."""
     audit: AuditSettings = Field(default_factory=AuditSettings)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mcpwall.mcp import SessionFacts, ToolCall
 from mcpwall.pipeline.verdict import Verdict
+
+if TYPE_CHECKING:
+    from mcpwall.inspection.review import Review
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,12 +27,14 @@ class Context:
         session_id: the mcpwall session id.
         facts: what the client said about itself.
         tools: the server's current tool definitions by name, as last listed.
+        reviews: the inspection of each listed tool against its pin.
     """
 
     server: str
     session_id: str
     facts: SessionFacts
     tools: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    reviews: Mapping[str, Review] = field(default_factory=dict)
 
 
 class Check:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from mcpwall.armor.argument_check import ArgumentCheck
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.tool_lists import ToolListCheck, ToolLists
+from mcpwall.inspection.check import InspectionCheck
 from mcpwall.pipeline.check import Check
 
 
@@ -12,5 +13,6 @@ def default_checks(tools: ToolLists, armor: ArmorSettings) -> list[Check]:
     """The checks every message goes through, in order."""
     return [
         ToolListCheck(tools),
+        InspectionCheck(),
         ArgumentCheck(armor),
     ]

@@ -105,11 +105,18 @@ class Database:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigError(f"cannot open the state database {path}: {exc}", path="store") from exc
+        try:
             self._conn.row_factory = sqlite3.Row
             self._configure()
             self._create_schema()
-        except (OSError, sqlite3.Error) as exc:
+        except sqlite3.Error as exc:
+            self._conn.close()
             raise ConfigError(f"cannot open the state database {path}: {exc}", path="store") from exc
+        except ConfigError:
+            self._conn.close()
+            raise
 
     def _configure(self) -> None:
         self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -1,0 +1,144 @@
+"""Reviewing a listing against the pins: the gateway-side half of inspection (it does I/O).
+
+For every listed tool: inspect it, hash it, compare with its pin in the store, update the pin,
+record the audit events, and conclude whether the model may see and call it. The pure
+`InspectionCheck` then turns each `Review` into a verdict.
+
+Statuses: ``new`` (first sight), ``unchanged``, ``changed`` (a rug pull: the new definition
+waits as the pin's pending definition, with a field diff), ``approved`` (a human approved what
+is pinned), ``blocked`` (findings at or above the block threshold, not yet approved).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from mcpwall.audit import Auditor
+from mcpwall.inspection.catalog import Rule, compile_rules
+from mcpwall.inspection.detector import inspect_definition
+from mcpwall.inspection.findings import Finding, max_severity
+from mcpwall.inspection.pins import definition_hash, diff_definitions
+from mcpwall.inspection.settings import InspectionSettings
+from mcpwall.store import Pin, Store
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """What the gateway concluded about one listed tool."""
+
+    tool: str
+    hash: str
+    status: str
+    max_severity: str | None
+    blocked: bool
+    violation: str | None = None
+    reason: str = ""
+
+
+class ToolReviewer:
+    """Reviews every tools/list result of one server against the store's pins.
+
+    Args:
+        store: where pins live (shared by every mcpwall process).
+        server: the server identity.
+        settings: thresholds and change policy.
+        auditor: where ``mcp_tool_seen``, ``mcp_tool_changed`` and ``mcp_detection`` go.
+    """
+
+    def __init__(self, store: Store, server: str, settings: InspectionSettings, auditor: Auditor) -> None:
+        self.store = store
+        self.server = server
+        self.settings = settings
+        self.audit = auditor
+        self.rules: tuple[Rule, ...] = compile_rules([r.spec() for r in settings.custom_rules])
+        self.known_server = bool(store.list_pins(server))
+        self.definitions: dict[str, dict[str, Any]] = {}
+
+    def review(self, tools: list[dict[str, Any]]) -> dict[str, Review]:
+        """Review one listing (or page of one); returns a review per tool name."""
+        reviews = {}
+        for tool in tools:
+            name = tool.get("name")
+            if isinstance(name, str):
+                reviews[name] = self._review_one(name, tool)
+                self.definitions[name] = tool
+        self.known_server = self.known_server or bool(reviews)
+        return reviews
+
+    def refresh(self, name: str) -> Review | None:
+        """Review a tool again from the store (a human may have approved it since)."""
+        tool = self.definitions.get(name)
+        return self._review_one(name, tool, quiet=True) if tool is not None else None
+
+    def _review_one(self, name: str, tool: dict[str, Any], *, quiet: bool = False) -> Review:
+        findings = inspect_definition("tool", tool, self.rules)
+        digest = definition_hash(tool)
+        pin = self._updated_pin(name, tool, digest, findings, self.store.get_pin(self.server, name))
+        review = self._conclude(pin, digest, findings)
+        if not quiet:
+            self._record(tool, pin, review, findings)
+        return review
+
+    def _updated_pin(
+        self, name: str, tool: dict[str, Any], digest: str, findings: list[Finding], pin: Pin | None
+    ) -> Pin:
+        now = time.time()
+        top = max_severity(findings)
+        facts: dict[str, Any] = {
+            "max_severity": top.label if top else None,
+            "findings": [f.to_json() for f in findings],
+            "last_seen": now,
+        }
+        if pin is None:
+            status = "new" if self.settings.pin_on_first_use or not self.known_server else "blocked"
+            pin = Pin(self.server, name, digest, tool, status, first_seen=now, **facts)  # type: ignore[arg-type] # statuses above are PinStatus literals
+        elif pin.hash == digest:
+            status = "approved" if pin.status == "approved" else ("blocked" if pin.status == "blocked" else "unchanged")
+            pin = replace(pin, status=status, pending_hash=None, pending_definition=None, diff=[], **facts)  # type: ignore[arg-type] # as above
+        elif pin.pending_hash != digest:
+            diff = [asdict(c) for c in diff_definitions(pin.definition, tool)]
+            pin = replace(pin, status="changed", pending_hash=digest, pending_definition=tool, diff=diff, **facts)
+            self.audit.emit(
+                "mcp_tool_changed",
+                tool=name,
+                previous_hash=pin.hash,
+                new_hash=digest,
+                field_changes=diff,
+                detections=len(findings),
+            )
+        else:
+            pin = replace(pin, last_seen=now)
+        self.store.put_pin(pin)
+        return pin
+
+    def _conclude(self, pin: Pin, digest: str, findings: list[Finding]) -> Review:
+        top = max_severity(findings)
+        label = top.label if top else None
+        if pin.hash != digest and self.settings.on_change == "block":
+            why = "definition changed since it was pinned; waiting for approval"
+            return Review(pin.tool, digest, "changed", label, True, "ToolDefinitionChanged", why)
+        if pin.status == "blocked" and (top is None or top < self.settings.block_at):
+            return Review(pin.tool, digest, "new", label, True, "ToolNotApproved", "new tool waiting for approval")
+        if top is not None and top >= self.settings.block_at and pin.status != "approved":
+            why = f"definition has {label} findings"
+            return Review(pin.tool, digest, pin.status, label, True, "ToolDefinitionPoisoned", why)
+        status = "changed" if pin.hash != digest else pin.status
+        return Review(pin.tool, digest, status, label, False)
+
+    def _record(self, tool: Mapping[str, Any], pin: Pin, review: Review, findings: list[Finding]) -> None:
+        self.audit.emit(
+            "mcp_tool_seen",
+            tool=review.tool,
+            status=review.status,
+            definition_hash=review.hash,
+            detections=len(findings),
+            max_severity=review.max_severity,
+            blocked=review.blocked,
+        )
+        for finding in findings:
+            if finding.severity >= self.settings.alert_at:
+                action = "block" if review.blocked else "alert"
+                self.audit.emit("mcp_detection", tool=review.tool, action=action, **finding.to_json())
