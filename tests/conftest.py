@@ -23,6 +23,14 @@ NODE_BIN = ROOT / "node_modules" / ".bin"
 VENV_BIN = Path(sys.executable).parent
 
 
+ALLOW_EVERYTHING = {
+    "overrides": [{"match": "*", "level": "AUTO_APPROVE", "rationale": "tests not about the gatekeeper"}],
+    "danger_zone": {"budget": 1_000_000},
+}
+"""Tests that are not about the gatekeeper run with an operator override that sets every
+operation to AUTO_APPROVE, so that confirmation does not stand in their way."""
+
+
 def fixture_server(name: str, *args: str) -> list[str]:
     """The command that starts a fixture server from tests/servers."""
     return [sys.executable, str(SERVERS / f"{name}.py"), *args]
@@ -55,11 +63,15 @@ class Wall:
         self.audit = state / "audit.jsonl"
 
     def write_config(self, data: dict[str, object]) -> Path:
-        """Write a YAML config; FIXTURE_LOG is always let through to the server."""
+        """Write a YAML config; FIXTURE_LOG is always let through to the server.
+
+        Without a ``gatekeeper`` section the config gets `ALLOW_EVERYTHING`.
+        """
         given = data.pop("environment", None)
         env: dict[str, list[str]] = dict(given) if isinstance(given, dict) else {}
         env.setdefault("allowed_env", [])
         env["allowed_env"] = [*env["allowed_env"], "FIXTURE_LOG"]
+        data.setdefault("gatekeeper", ALLOW_EVERYTHING)
         path = self.workdir / "mcpwall.yaml"
         path.write_text(yaml.safe_dump({**data, "environment": env}), encoding="utf-8")
         return path

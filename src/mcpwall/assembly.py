@@ -1,44 +1,94 @@
-"""Putting a gateway together from a configuration: checks, audit trail, server process."""
+"""Putting a gateway together from a configuration: checks, policy, audit trail, server process."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import time
 import uuid
+from collections.abc import Sequence
 
+from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.ceiling import apply_ceiling
 from mcpwall.armor.environment import server_environment
+from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.config.models import Config, ServerSpec
+from mcpwall.errors import ConfigError
+from mcpwall.gatekeeper.profiles import active_profiles, validate_profiles
 from mcpwall.gateway import StdioGateway
 from mcpwall.inspection.pins import server_identity
 from mcpwall.inspection.review import ToolReviewer
 from mcpwall.pipeline import Pipeline
 from mcpwall.pipeline.order import default_checks
+from mcpwall.session import Policy
 from mcpwall.state import AUDIT_FILE, state_dir
-from mcpwall.store import default_store
+from mcpwall.store import Store, default_store
 from mcpwall.transports.stdio import StdioUpstream
 
 
-def build_stdio_gateway(config: Config, name: str | None, command: list[str]) -> StdioGateway:
+def policy_revision(config: Config) -> str:
+    """A short hash of the whole configuration: approvals are bound to it."""
+    return hashlib.sha256(config.model_dump_json().encode()).hexdigest()[:16]
+
+
+def session_policy(
+    config: Config,
+    spec: ServerSpec,
+    identity: str,
+    session: str,
+    profiles: Sequence[str],
+    store: Store,
+    auditor: Auditor,
+) -> Policy:
+    """Everything that decides one session's calls.
+
+    Raises:
+        ConfigError: when a profile is unknown.
+    """
+    names = list(profiles) or config.gatekeeper.default_profiles
+    problems = validate_profiles(config.gatekeeper, names)
+    if problems:
+        raise ConfigError("; ".join(problems), path="gatekeeper.profiles")
+    armor: ArmorSettings = apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
+    checks = default_checks(spec.tools or config.tools, armor, config.gatekeeper)
+    return Policy(
+        pipeline=Pipeline(checks),
+        armor=armor,
+        reviewer=ToolReviewer(store, identity, config.inspection, auditor),
+        gate=ApprovalGate(store, identity, session, config.approvals, policy_revision(config)),
+        store=store,
+        danger=config.gatekeeper.danger_zone,
+        profiles=tuple(active_profiles(config.gatekeeper, names)),
+    )
+
+
+def build_stdio_gateway(
+    config: Config, name: str | None, command: list[str], profiles: Sequence[str] = ()
+) -> StdioGateway:
     """A gateway for ``mcpwall run``: the named server's settings, else the top-level ones.
 
     Raises:
-        ConfigError: when a credential reference cannot be resolved.
+        ConfigError: when a credential reference cannot be resolved or a profile is unknown.
     """
     spec = config.servers.get(name or "", ServerSpec())
     argv = command or ([spec.command, *spec.args] if spec.command else [])
     identity = server_identity(argv, name)
     environment = spec.environment or config.environment
-    armor = apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
     env = server_environment(os.environ, environment.allowed_env, environment.env)
+    session = uuid.uuid4().hex
     chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
-    auditor = Auditor(chain, session=uuid.uuid4().hex, server=identity, keep_arguments=config.audit.record_arguments)
+    auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
+    store = default_store(config.state_dir)
+    policy = session_policy(config, spec, identity, session, profiles, store, auditor)
+    profile_names = [p.name for p in policy.profiles]
+    store.upsert_session(
+        session, server=identity, era="unknown", client_info={}, profiles=profile_names, started=time.time()
+    )
     return StdioGateway(
         server=identity,
         upstream=StdioUpstream(argv, env, cwd=spec.cwd),
-        pipeline=Pipeline(default_checks(spec.tools or config.tools, armor)),
-        armor=armor,
-        reviewer=ToolReviewer(default_store(config.state_dir), identity, config.inspection, auditor),
+        policy=policy,
         auditor=auditor,
         wire=config.wire,
     )

@@ -29,13 +29,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpwall import jsonrpc
-from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
 from mcpwall.config.models import WireSettings
 from mcpwall.errors import AuditError
-from mcpwall.inspection.review import ToolReviewer
-from mcpwall.pipeline.runner import Pipeline
-from mcpwall.session import Session
+from mcpwall.session import Policy, Session
 from mcpwall.transports.lines import LineReader, Oversized
 from mcpwall.transports.stdio import StdioUpstream, client_streams
 
@@ -78,7 +75,7 @@ class StdioGateway:
     Args:
         server: the server identity.
         upstream: the server process (not started yet).
-        pipeline: the checks.
+        policy: everything that decides the session's calls.
         auditor: the audit trail.
         wire: framing limits and lifecycle timing.
     """
@@ -88,17 +85,14 @@ class StdioGateway:
         *,
         server: str,
         upstream: StdioUpstream,
-        pipeline: Pipeline,
+        policy: Policy,
         auditor: Auditor,
         wire: WireSettings,
-        armor: ArmorSettings | None = None,
-        reviewer: ToolReviewer | None = None,
     ) -> None:
-        self.armor = armor
-        self.reviewer = reviewer
+        self.policy = policy
+        self._holds: set[asyncio.Task[None]] = set()
         self.server = server
         self.upstream = upstream
-        self.pipeline = pipeline
         self.audit = auditor
         self.wire = wire
         self._stop = asyncio.Event()
@@ -113,12 +107,11 @@ class StdioGateway:
         self.audit.emit("server_started", pid=self.upstream.pid, command=self.upstream.argv[0])
         session = Session(
             server=self.server,
-            pipeline=self.pipeline,
+            policy=self.policy,
             auditor=self.audit,
             to_client=self._to_client.put,
             to_server=self._to_server.put,
-            armor=self.armor,
-            reviewer=self.reviewer,
+            on_hold=lambda ticket: self._hold(session, ticket),
         )
         self._install_signals()
         try:
@@ -130,6 +123,30 @@ class StdioGateway:
         with contextlib.suppress(ConnectionError):
             await self._to_client.writer.drain()
         return outcome
+
+    def _hold(self, session: Session, ticket: str) -> None:
+        task = asyncio.create_task(self._wait_for_decision(session, ticket))
+        self._holds.add(task)
+        task.add_done_callback(self._holds.discard)
+
+    async def _wait_for_decision(self, session: Session, ticket: str) -> None:
+        """Poll the shared store for a human's decision on a held call, then resume it."""
+        gate = self.policy.gate
+        if gate is None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + gate.settings.hold_seconds
+        status = gate.status(ticket)
+        while status == "pending" and loop.time() < deadline:
+            await asyncio.sleep(gate.settings.poll_seconds)
+            status = gate.status(ticket)
+        if status == "pending":
+            gate.decide(ticket, approve=False, channel="timeout", by="mcpwall")
+            status = "expired"
+        session.resume(ticket, status)
+        self._flush()
+        if self._to_client.writer is not None:
+            await self._to_client.writer.drain()
 
     def _flush(self) -> None:
         """Audit records first, then what the batch forwards."""
@@ -166,7 +183,7 @@ class StdioGateway:
             outcome = await self._audit_failure()
         else:
             outcome = await self._conclude(session, client, server, done)
-        for task in (client, server, stop):
+        for task in (client, server, stop, *self._holds):
             task.cancel()
         await asyncio.gather(client, server, stop, return_exceptions=True)
         session.fail_pending(jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server is not running", "ERROR")

@@ -14,27 +14,51 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcpwall import jsonrpc, mcp
-from mcpwall.armor.argument_check import refusal
+from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.output import cap_result
 from mcpwall.armor.rate_limits import RateLimiter
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
+from mcpwall.calls import Admission, CallGuard
 from mcpwall.errors import ProtocolError
+from mcpwall.gatekeeper.profiles import Profile
+from mcpwall.gatekeeper.settings import DangerZoneSettings
 from mcpwall.inspection.normalize import make_visible
 from mcpwall.inspection.review import Review, ToolReviewer
 from mcpwall.jsonrpc import Kind, Message, RequestId
 from mcpwall.pipeline.check import Context
 from mcpwall.pipeline.runner import Pipeline
-from mcpwall.pipeline.verdict import Decision
+from mcpwall.store import Store, Ticket
 from mcpwall.transports.lines import Oversized
 
 Send = Callable[[bytes], None]
+Hold = Callable[[str], None]
 
-DENIED_MESSAGE = "Blocked by mcpwall policy."
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Everything that decides a session's calls, put together by `mcpwall.assembly`."""
+
+    pipeline: Pipeline
+    armor: ArmorSettings = field(default_factory=ArmorSettings)
+    reviewer: ToolReviewer | None = None
+    gate: ApprovalGate | None = None
+    store: Store | None = None
+    danger: DangerZoneSettings = field(default_factory=DangerZoneSettings)
+    profiles: tuple[Profile, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A call waiting for a human's decision on its ticket."""
+
+    message: Message
+    call: mcp.ToolCall
+    admission: Admission
 
 
 @dataclass(slots=True)
@@ -44,6 +68,7 @@ class Pending:
     method: str
     started: float
     tool: str | None = None
+    whole_listing: bool = False
 
 
 class Session:
@@ -58,30 +83,31 @@ class Session:
     """
 
     def __init__(
-        self,
-        *,
-        server: str,
-        pipeline: Pipeline,
-        auditor: Auditor,
-        to_client: Send,
-        to_server: Send,
-        armor: ArmorSettings | None = None,
-        reviewer: ToolReviewer | None = None,
+        self, *, server: str, policy: Policy, auditor: Auditor, to_client: Send, to_server: Send, on_hold: Hold
     ) -> None:
         self.id = auditor.session or uuid.uuid4().hex
         self.server = server
-        self.pipeline = pipeline
+        self.policy = policy
         self.audit = auditor
         self.to_client = to_client
         self.to_server = to_server
+        self.on_hold = on_hold
         self.facts = mcp.SessionFacts()
         self.tools: dict[str, dict[str, Any]] = {}
         self.pending: dict[RequestId, Pending] = {}
         self.server_pending: set[RequestId] = set()
-        self.armor = armor or ArmorSettings()
-        self.limiter = RateLimiter(self.armor.rate_limits)
-        self.reviewer = reviewer
+        self.held: dict[str, Held] = {}
+        self.reviewer = policy.reviewer
         self.reviews: dict[str, Review] = {}
+        self.guard = CallGuard(
+            pipeline=policy.pipeline,
+            auditor=auditor,
+            limiter=RateLimiter(policy.armor.rate_limits),
+            gate=policy.gate,
+            store=policy.store,
+            danger=policy.danger,
+            reply=lambda error: self.to_client(jsonrpc.dump(error)),
+        )
 
     # ----- client → server -------------------------------------------------------------
 
@@ -117,55 +143,69 @@ class Session:
             return
         if self.facts.learn(message):
             self._session_started()
-        tool = None
         if message.method == mcp.TOOLS_CALL:
-            call = self._tool_call(message)
-            if call is None:
-                return
-            tool = call.name
-        self.pending[request_id] = Pending(message.method, time.perf_counter(), tool)
+            self._tool_call(message)
+            return
+        first_page = message.method == mcp.TOOLS_LIST and "cursor" not in message.params
+        self.pending[request_id] = Pending(message.method, time.perf_counter(), whole_listing=first_page)
         self.to_server(jsonrpc.dump(message.obj))
 
-    def _tool_call(self, message: Message) -> mcp.ToolCall | None:
+    def _tool_call(self, message: Message) -> None:
         try:
             call = mcp.ToolCall.of(message)
         except ProtocolError as exc:
             self._refuse(message.id, "client", exc.code, str(exc))
-            return None
+            return
         self._refresh_review(call.name)
-        decision = self.pipeline.decide_call(call, self.context())
-        self.audit.emit("tool_call_requested", tool=call.name, **self.audit.arguments(call.arguments))
-        if not decision.denied and (limited := self.limiter.hit(self.id, call.name)) is not None:
-            decision = Decision.combine([*decision.verdicts, refusal("rate-limits", limited, [limited])])
-        if decision.denied:
-            self._deny(call, decision)
-            return None
-        self.audit.emit("tool_call_allowed", tool=call.name, level=decision.level.name)
-        return call
+        self.guard.refresh_budget(self.id)
+        review = self.reviews.get(call.name)
+        admission = self.guard.admit(call, self.context(), review.hash if review else "")
+        if admission.action == "answered":
+            return
+        self.pending[call.request_id] = Pending(message.method, time.perf_counter(), call.name)
+        if admission.action == "hold" and admission.ticket is not None:
+            self.held[admission.ticket.id] = Held(message, call, admission)
+            self.on_hold(admission.ticket.id)
+            return
+        self._forward_call(message, admission)
 
-    def _deny(self, call: mcp.ToolCall, decision: Decision) -> None:
-        verdict = decision.decisive
-        violation = verdict.violation if verdict else None
-        listed = verdict.detail.get("violations", []) if verdict else []
-        for found in listed if isinstance(listed, list) else []:
-            self.audit.emit("tool_policy_violation", tool=call.name, **found)
-        self.audit.emit(
-            "tool_call_denied",
-            tool=call.name,
-            level=decision.level.name,
-            violation=violation,
-            check=verdict.check if verdict else None,
-            rule=verdict.rule if verdict else None,
-            reason=verdict.reason if verdict else None,
-            status="PERMISSION_DENIED",
-        )
-        data = {"violation": violation or "PolicyDenied", "tool": call.name}
-        self.to_client(jsonrpc.dump(jsonrpc.error(call.request_id, jsonrpc.POLICY_DENIED, DENIED_MESSAGE, data)))
+    def _forward_call(self, message: Message, admission: Admission) -> None:
+        self.to_server(jsonrpc.dump(message.obj))
+        self.guard.executed(self.id, admission.classification)
+
+    def resume(self, ticket_id: str, status: str) -> None:
+        """A held call's ticket was decided (or expired): forward it once, or refuse it."""
+        held = self.held.pop(ticket_id, None)
+        if held is None or held.call.request_id not in self.pending:
+            return
+        approval = self._approval_of(held) if status == "approved" else None
+        if approval is not None:
+            level = held.admission.decision.level.name if held.admission.decision else ""
+            self.audit.emit("approval_used", tool=held.call.name, ticket=ticket_id, scope=approval.scope)
+            self.audit.emit("tool_call_allowed", tool=held.call.name, level=level, ticket=ticket_id)
+            self._forward_call(held.message, held.admission)
+            return
+        self.pending.pop(held.call.request_id, None)
+        outcome = "approval_denied" if status == "denied" else "approval_expired"
+        self.audit.emit(outcome, tool=held.call.name, ticket=ticket_id)
+        if held.admission.decision is not None:
+            self.guard.deny(held.call, held.admission.decision)
+
+    def _approval_of(self, held: Held) -> Ticket | None:
+        gate, ticket = self.guard.gate, held.admission.ticket
+        if gate is None or ticket is None:
+            return None
+        return gate.consume(held.call.name, ticket.binding)
 
     def _refresh_review(self, tool: str) -> None:
         """A blocked tool may have been approved from another terminal since: read the pin again."""
         review = self.reviews.get(tool)
-        if review is not None and review.blocked and self.reviewer is not None:
+        if review is None and self.reviewer is not None:
+            pinned = self.reviewer.from_pin(tool)
+            if pinned is not None:
+                self.reviews[tool] = pinned
+                self.tools.setdefault(tool, self.reviewer.definitions[tool])
+        elif review is not None and review.blocked and self.reviewer is not None:
             fresh = self.reviewer.refresh(tool)
             if fresh is not None:
                 self.reviews[tool] = fresh
@@ -178,7 +218,15 @@ class Session:
 
     def context(self) -> Context:
         """The read-only context checks see now."""
-        return Context(server=self.server, session_id=self.id, facts=self.facts, tools=self.tools, reviews=self.reviews)
+        return Context(
+            server=self.server,
+            session_id=self.id,
+            facts=self.facts,
+            tools=self.tools,
+            reviews=self.reviews,
+            profiles=self.policy.profiles,
+            budget=self.guard.budget,
+        )
 
     def _session_started(self) -> None:
         self.audit.emit(
@@ -219,23 +267,29 @@ class Session:
             self.audit.emit("response_dropped", direction="server", id=message.id, reason="unsolicited")
             return
         if pending.method == mcp.TOOLS_LIST and "result" in message.obj:
-            self._filter_tools(message.obj["result"])
+            result = message.obj["result"]
+            self._filter_tools(
+                result, pending.whole_listing and isinstance(result, dict) and not result.get("nextCursor")
+            )
         elif pending.tool is not None:
             self._cap_output(pending, message.obj)
             self._call_finished(pending, message.obj)
         self.to_client(jsonrpc.dump(message.obj))
 
-    def _filter_tools(self, result: Any) -> None:
+    def _filter_tools(self, result: Any, complete: bool) -> None:
         tools = mcp.listed_tools(result)
         if tools is None:
             return
         if self.reviewer is not None:
-            self.reviews.update(self.reviewer.review(tools))
+            reviews = self.reviewer.review(tools)
+            if complete:
+                self.reviews.clear()  # a tool the server no longer lists is an unknown route
+            self.reviews.update(reviews)
         ctx = self.context()
         visible: list[dict[str, Any]] = []
         hidden: list[dict[str, Any]] = []
         for tool in tools:
-            decision = self.pipeline.decide_listed(tool, ctx)
+            decision = self.policy.pipeline.decide_listed(tool, ctx)
             (hidden if decision.denied else visible).append(tool)
         result["tools"] = [visible_text(tool) for tool in visible]
         self.tools.update({t["name"]: t for t in visible if isinstance(t.get("name"), str)})
@@ -246,7 +300,7 @@ class Session:
         result = obj.get("result")
         if not isinstance(result, dict):
             return
-        capped, refused = cap_result(result, self.armor.max_result_bytes, self.armor.on_oversize)
+        capped, refused = cap_result(result, self.policy.armor.max_result_bytes, self.policy.armor.on_oversize)
         if capped is not result:
             if "structuredContent" in result and "structuredContent" not in capped:
                 capped["isError"] = True  # clients validate structured output: a partial result is an error
@@ -255,7 +309,7 @@ class Session:
                 "tool_policy_violation" if refused else "tool_result_truncated",
                 tool=pending.tool,
                 type=refused.type if refused else "OutputTruncated",
-                reason=refused.reason if refused else f"result over {self.armor.max_result_bytes} bytes",
+                reason=refused.reason if refused else f"result over {self.policy.armor.max_result_bytes} bytes",
             )
 
     def _call_finished(self, pending: Pending, obj: dict[str, Any]) -> None:

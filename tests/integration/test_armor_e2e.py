@@ -61,6 +61,7 @@ async def test_filesystem_server_is_confined_to_its_root(wall: Wall, confined: d
     refused: dict[str, str] = {}
     with anyio.fail_after(60):
         async with Client(wall.params(command, config=config), mode="legacy") as client:
+            await client.list_tools()  # as clients do: calls are routed to listed tools
             ok = await client.call_tool("read_text_file", {"path": str(confined["root"] / "ok.txt")})
             for tool, arguments, _ in BYPASSES:
                 filled = _fill(arguments, confined)
@@ -92,6 +93,7 @@ async def test_fetch_server_only_reaches_allowed_domains(wall: Wall, url: str, a
     config = wall.write_config({"armor": {"allowed_domains": ["docs.python.org", "*.python.org"]}})
     with anyio.fail_after(60):
         async with Client(wall.params(pypi_server("mcp-server-fetch"), config=config), mode="legacy") as client:
+            await client.list_tools()  # as clients do: calls are routed to listed tools
             try:
                 await client.call_tool("fetch", {"url": url, "max_length": 100})
                 outcome = "reached server"
@@ -107,6 +109,7 @@ async def test_rate_limit_refuses_calls_over_the_window(wall: Wall) -> None:
     outcomes = []
     with anyio.fail_after(30):
         async with Client(wall.params(fixture_server("wellbehaved"), config=config), mode="auto") as client:
+            await client.list_tools()  # as clients do: calls are routed to listed tools
             for i in range(5):
                 try:
                     await client.call_tool("echo", {"text": str(i)})
@@ -123,6 +126,7 @@ async def test_oversized_result_is_truncated_or_refused(wall: Wall, mode: str) -
     config = wall.write_config({"armor": {"max_result_bytes": 4096, "on_oversize": mode}})
     with anyio.fail_after(30):
         async with Client(wall.params(fixture_server("wellbehaved"), config=config), mode="legacy") as client:
+            await client.list_tools()  # as clients do: calls are routed to listed tools
             result = await client.call_tool("echo", {"text": "é" * 20000})
     text = result.content[0].text if isinstance(result.content[0], TextContent) else ""
     if mode == "truncate":

@@ -91,8 +91,8 @@ async def test_rug_pull_is_held_until_approved_from_the_cli(wall: Wall, change: 
     assert approved.returncode == 0, approved.stderr
     assert not after.is_error
     assert "get_weather" in relisted
-    cities = [c["arguments"].get("city") for c in wall.received_calls() if c.get("name") == "get_weather"]
-    assert cities == ["Oslo", "Bergen"]
+    cities = [c["arguments"] for c in wall.received_calls() if c.get("name") == "get_weather"]
+    assert cities == [{"city": "Oslo"}, {"city": "Bergen"}]
     changed = [r for r in _records(wall) if r["type"] == "mcp_tool_changed"]
     assert changed
     assert changed[0]["field_changes"]

@@ -23,6 +23,7 @@ async def peer(wall: Wall) -> AsyncIterator[RawPeer]:
     raw = await RawPeer.start(argv, wall.env(), wall.workdir)
     try:
         await raw.handshake()
+        await raw.request("list", "tools/list")
         yield raw
     finally:
         await raw.aclose()

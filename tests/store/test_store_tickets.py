@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpwall.store import SqliteStore, Ticket, TicketLevel
+from mcpwall.store import SqliteStore, Ticket, TicketLevel, TicketScope
 
 BINDING = "b" * 64
 
@@ -25,7 +25,7 @@ def open_ticket(store: SqliteStore, level: TicketLevel = "CONFIRM_SINGLE_USE", s
 
 
 def approve(store: SqliteStore, ticket: Ticket, *, session_scope: bool = False) -> Ticket | None:
-    scope = "session" if session_scope else "once"
+    scope: TicketScope = "session" if session_scope else "once"
     return store.decide_ticket(ticket.id, approve=True, scope=scope, decided_by="alice", channel="cli", now=20.0)
 
 

@@ -25,6 +25,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", "-c", type=Path, help="mcpwall YAML configuration")
     parser.add_argument("--name", help="server name: its config entry and its identity for pins and audit")
+    parser.add_argument(
+        "--profile",
+        action="append",
+        default=[],
+        help="activate a gatekeeper profile (repeatable; default: the config's)",
+    )
     return parser
 
 
@@ -50,7 +56,7 @@ def run(argv: list[str]) -> int:
     from mcpwall.assembly import build_stdio_gateway
 
     try:
-        gateway = build_stdio_gateway(config, args.name, command)
+        gateway = build_stdio_gateway(config, args.name, command, args.profile)
     except ConfigError as exc:
         sys.stderr.write(f"mcpwall: {exc}\n")
         return EXIT_USAGE

@@ -31,7 +31,6 @@ from mcpwall.store import Store, open_store
 StateDirOption = Annotated[
     Path | None, typer.Option("--state-dir", help="State directory (default: $MCPWALL_STATE_DIR or XDG state)")
 ]
-CHAIN_KEYS = frozenset({"seq", "prev_hash", "hash"})
 PIPED_WIDTH = 200
 """Table width when stdout is a pipe or file (rich would fold to 80 columns)."""
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -71,13 +70,7 @@ def operator() -> str:
 
 
 def operator_event(event_type: str, **fields: Any) -> dict[str, Any]:
-    """An audit event for an operator action: type, time, approver and channel stamped.
-
-    Raises:
-        ValueError: a field would shadow the chain's own ``seq``, ``prev_hash`` or ``hash``.
-    """
-    if CHAIN_KEYS & fields.keys():
-        raise ValueError(f"audit fields {sorted(CHAIN_KEYS & fields.keys())} are the chain's own")
+    """An audit event for an operator action: type, time, approver and channel stamped."""
     return {"type": event_type, "ts": time.time(), "approver": operator(), "channel": "cli", **fields}
 
 

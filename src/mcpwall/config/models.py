@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcpwall.approvals.settings import ApprovalSettings
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.tool_lists import ToolLists
+from mcpwall.gatekeeper.settings import GatekeeperSettings
 from mcpwall.inspection.settings import InspectionSettings
 
 
@@ -74,6 +76,10 @@ class Config(Strict):
     armor: ArmorSettings = Field(default_factory=ArmorSettings)
     """Argument policy (paths, network, commands, rate limits, output) for every server, and
     the ceiling no server's own ``armor`` can exceed."""
+    gatekeeper: GatekeeperSettings = Field(default_factory=GatekeeperSettings)
+    """Operation kinds, profiles, overrides and the danger zone."""
+    approvals: ApprovalSettings = Field(default_factory=ApprovalSettings)
+    """How a human confirms calls that need it."""
     inspection: InspectionSettings = Field(default_factory=InspectionSettings)
     """Tool-definition inspection, pinning and rug-pull blocking."""
     wire: WireSettings = Field(default_factory=WireSettings)

@@ -73,6 +73,18 @@ class ToolReviewer:
         tool = self.definitions.get(name)
         return self._review_one(name, tool, quiet=True) if tool is not None else None
 
+    def from_pin(self, name: str) -> Review | None:
+        """A review from the store alone, for a tool called before this session listed it.
+
+        Only a pinned definition that is not waiting for approval counts; the call is then
+        judged against what was pinned.
+        """
+        pin = self.store.get_pin(self.server, name)
+        if pin is None or pin.pending_hash is not None or pin.status == "blocked":
+            return None
+        self.definitions.setdefault(name, pin.definition)
+        return Review(name, pin.hash, pin.status, pin.max_severity, False)
+
     def _review_one(self, name: str, tool: dict[str, Any], *, quiet: bool = False) -> Review:
         findings = inspect_definition("tool", tool, self.rules)
         digest = definition_hash(tool)

@@ -15,6 +15,8 @@ from mcpwall.mcp import SessionFacts, ToolCall
 from mcpwall.pipeline.verdict import Verdict
 
 if TYPE_CHECKING:
+    from mcpwall.gatekeeper.danger_zone import RiskBudget
+    from mcpwall.gatekeeper.profiles import Profile
     from mcpwall.inspection.review import Review
 
 
@@ -28,6 +30,8 @@ class Context:
         facts: what the client said about itself.
         tools: the server's current tool definitions by name, as last listed.
         reviews: the inspection of each listed tool against its pin.
+        profiles: the session's active gatekeeper profiles.
+        budget: the session's danger-zone risk budget.
     """
 
     server: str
@@ -35,6 +39,8 @@ class Context:
     facts: SessionFacts
     tools: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     reviews: Mapping[str, Review] = field(default_factory=dict)
+    profiles: tuple[Profile, ...] = ()
+    budget: RiskBudget | None = None
 
 
 class Check:

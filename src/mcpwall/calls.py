@@ -1,0 +1,171 @@
+"""`CallGuard`: everything a tools/call goes through before it may be forwarded.
+
+In order: the pipeline's decision (tool lists, inspection, gatekeeper, armor), the rate
+limits (only for calls the pipeline let through, so a refused call spends no quota), then for
+a CONFIRM_* level the approval gate: an approval already given lets it go, otherwise a ticket
+is opened and the call is refused with CONFIRMATION_REQUIRED (``ticket`` channel) or held
+until a human decides (``hold``). After a call has gone, its classification is charged to the
+session's danger-zone budget; crossing the budget locks the session until a human releases it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mcpwall import jsonrpc
+from mcpwall.approvals.gate import ApprovalGate
+from mcpwall.armor.argument_check import refusal
+from mcpwall.armor.rate_limits import RateLimiter
+from mcpwall.audit import Auditor
+from mcpwall.gatekeeper.check import CLASSIFICATION
+from mcpwall.gatekeeper.danger_zone import DangerZone, RiskBudget
+from mcpwall.gatekeeper.kinds import Classification
+from mcpwall.gatekeeper.settings import DangerZoneSettings
+from mcpwall.mcp import ToolCall
+from mcpwall.pipeline.check import Context
+from mcpwall.pipeline.runner import Pipeline
+from mcpwall.pipeline.verdict import Decision, PermissionLevel
+from mcpwall.store import Store, Ticket
+
+DENIED_MESSAGE = "Blocked by mcpwall policy."
+CONFIRM_MESSAGE = "This action needs the user's approval. Ask the user to approve it; then retry the same call."
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """The guard's answer: ``forward``, ``answered`` (an error went back), or ``hold``."""
+
+    action: str
+    classification: Classification | None = None
+    ticket: Ticket | None = None
+    decision: Decision | None = None
+
+
+class CallGuard:
+    """The tools/call policy of one session.
+
+    Args:
+        pipeline: the checks.
+        auditor: the audit trail.
+        limiter: rate limits.
+        gate: approvals (None: CONFIRM_* levels are refused, fail closed).
+        store: where the risk budget lives (None: in memory only).
+        danger: danger-zone settings.
+        reply: sends one error line to the client.
+    """
+
+    def __init__(
+        self,
+        *,
+        pipeline: Pipeline,
+        auditor: Auditor,
+        limiter: RateLimiter,
+        gate: ApprovalGate | None,
+        store: Store | None,
+        danger: DangerZoneSettings,
+        reply: Any,
+    ) -> None:
+        self.pipeline = pipeline
+        self.audit = auditor
+        self.limiter = limiter
+        self.gate = gate
+        self.store = store
+        self.zone = DangerZone(danger)
+        self.reply = reply
+        self.budget = RiskBudget()
+
+    def admit(self, call: ToolCall, ctx: Context, definition_hash: str) -> Admission:
+        """Decide a call; errors for refused calls are sent from here."""
+        decision = self.pipeline.decide_call(call, ctx)
+        self.audit.emit("tool_call_requested", tool=call.name, **self.audit.arguments(call.arguments))
+        if not decision.denied and (limited := self.limiter.hit(ctx.session_id, call.name)) is not None:
+            decision = Decision.combine([*decision.verdicts, refusal("rate-limits", limited, [limited])])
+        self._record_resolution(call, decision)
+        if decision.denied:
+            self.deny(call, decision)
+            return Admission("answered")
+        classification = _classification(decision)
+        if decision.level is PermissionLevel.AUTO_APPROVE:
+            self.audit.emit("tool_call_allowed", tool=call.name, level=decision.level.name)
+            return Admission("forward", classification)
+        return self._confirm(call, decision, classification, definition_hash)
+
+    def _confirm(
+        self, call: ToolCall, decision: Decision, classification: Classification | None, definition_hash: str
+    ) -> Admission:
+        if self.gate is None:
+            self.deny(call, decision)
+            return Admission("answered")
+        settlement = self.gate.settle(call, decision.level, self.gate.binding(call, definition_hash))
+        ticket = settlement.ticket
+        if settlement.go:
+            self.audit.emit(
+                "approval_used", tool=call.name, ticket=ticket.id, scope=ticket.scope, level=decision.level.name
+            )
+            self.audit.emit("tool_call_allowed", tool=call.name, level=decision.level.name, ticket=ticket.id)
+            return Admission("forward", classification)
+        self.audit.emit(
+            "ticket_created", tool=call.name, ticket=ticket.id, level=decision.level.name, expires=ticket.expires
+        )
+        if self.gate.settings.channel == "ticket":
+            self.ask_user(call, ticket)
+            return Admission("answered")
+        return Admission("hold", classification, ticket, decision)
+
+    def ask_user(self, call: ToolCall, ticket: Ticket) -> None:
+        """Refuse for now, naming the ticket the user approves."""
+        data = {"ticket": ticket.id, "tool": call.name, "approve_with": f"mcpwall approvals approve {ticket.id}"}
+        self.reply(jsonrpc.error(call.request_id, jsonrpc.CONFIRMATION_REQUIRED, CONFIRM_MESSAGE, data))
+
+    def deny(self, call: ToolCall, decision: Decision) -> None:
+        """Refuse a call: generic message for the model, the full reason in the audit trail."""
+        verdict = decision.decisive
+        violation = verdict.violation if verdict else None
+        listed = verdict.detail.get("violations", []) if verdict else []
+        for found in listed if isinstance(listed, list) else []:
+            self.audit.emit("tool_policy_violation", tool=call.name, **found)
+        self.audit.emit(
+            "tool_call_denied",
+            tool=call.name,
+            level=decision.level.name,
+            violation=violation,
+            check=verdict.check if verdict else None,
+            rule=verdict.rule if verdict else None,
+            reason=verdict.reason if verdict else None,
+            status="PERMISSION_DENIED",
+        )
+        data = {"violation": violation or "PolicyDenied", "tool": call.name}
+        self.reply(jsonrpc.error(call.request_id, jsonrpc.POLICY_DENIED, DENIED_MESSAGE, data))
+
+    def executed(self, session: str, classification: Classification | None) -> None:
+        """Charge a call that went to the server to the session's risk budget."""
+        if classification is None:
+            return
+        was_locked = self.budget.locked
+        self.budget = self.zone.record(self.budget, classification)
+        if self.store is not None:
+            self.store.put_budget(session, self.budget.to_dict())
+        if self.budget.locked and not was_locked:
+            self.audit.emit("session_locked", spent=self.budget.spent, reason=self.budget.lock_reason)
+
+    def refresh_budget(self, session: str) -> None:
+        """A locked session may have been released from another terminal: read the budget again."""
+        if self.budget.locked and self.store is not None:
+            stored = self.store.get_budget(session)
+            if stored is not None:
+                self.budget = RiskBudget.from_dict(stored)
+
+    def _record_resolution(self, call: ToolCall, decision: Decision) -> None:
+        for verdict in decision.verdicts:
+            if verdict.check == "gatekeeper":
+                explain = {k: v for k, v in verdict.detail.items() if k != CLASSIFICATION}
+                self.audit.emit("gatekeeper_resolution", tool=call.name, resolution=explain)
+
+
+def _classification(decision: Decision) -> Classification | None:
+    for verdict in decision.verdicts:
+        found = verdict.detail.get(CLASSIFICATION)
+        if isinstance(found, Classification):
+            return found
+    return None
