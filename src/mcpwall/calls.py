@@ -89,10 +89,15 @@ class CallGuard:
         if decision.level is PermissionLevel.AUTO_APPROVE:
             self.audit.emit("tool_call_allowed", tool=call.name, level=decision.level.name)
             return Admission("forward", classification)
-        return self._confirm(call, decision, classification, definition_hash)
+        return self._confirm(call, decision, classification, definition_hash, _can_elicit(ctx))
 
     def _confirm(
-        self, call: ToolCall, decision: Decision, classification: Classification | None, definition_hash: str
+        self,
+        call: ToolCall,
+        decision: Decision,
+        classification: Classification | None,
+        definition_hash: str,
+        can_elicit: bool,
     ) -> Admission:
         if self.gate is None:
             self.deny(call, decision)
@@ -111,6 +116,8 @@ class CallGuard:
         if self.gate.settings.channel == "ticket":
             self.ask_user(call, ticket)
             return Admission("answered")
+        if self.gate.settings.channel == "elicitation" and can_elicit:
+            return Admission("elicit", classification, ticket, decision)
         return Admission("hold", classification, ticket, decision)
 
     def ask_user(self, call: ToolCall, ticket: Ticket) -> None:
@@ -118,10 +125,16 @@ class CallGuard:
         data = {"ticket": ticket.id, "tool": call.name, "approve_with": f"mcpwall approvals approve {ticket.id}"}
         self.reply(jsonrpc.error(call.request_id, jsonrpc.CONFIRMATION_REQUIRED, CONFIRM_MESSAGE, data))
 
-    def deny(self, call: ToolCall, decision: Decision) -> None:
-        """Refuse a call: generic message for the model, the full reason in the audit trail."""
+    def deny(self, call: ToolCall, decision: Decision, because: str | None = None) -> None:
+        """Refuse a call: generic message for the model, the full reason in the audit trail.
+
+        Args:
+            call: the call.
+            decision: the pipeline's decision.
+            because: the violation, when it is not the decision's (an approval denied or expired).
+        """
         verdict = decision.decisive
-        violation = verdict.violation if verdict else None
+        violation = because or (verdict.violation if verdict else None)
         listed = verdict.detail.get("violations", []) if verdict else []
         for found in listed if isinstance(listed, list) else []:
             self.audit.emit("tool_policy_violation", tool=call.name, **found)
@@ -169,3 +182,8 @@ def _classification(decision: Decision) -> Classification | None:
         if isinstance(found, Classification):
             return found
     return None
+
+
+def _can_elicit(ctx: Context) -> bool:
+    """Whether the client declared it can ask its user (the elicitation capability)."""
+    return isinstance(ctx.facts.capabilities.get("elicitation"), dict)

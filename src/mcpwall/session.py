@@ -18,11 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcpwall import jsonrpc, mcp
+from mcpwall.approvals import elicitation
 from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.output import cap_result
 from mcpwall.armor.rate_limits import RateLimiter
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
+from mcpwall.calls import DENIED_MESSAGE as DENIED
 from mcpwall.calls import Admission, CallGuard
 from mcpwall.errors import ProtocolError
 from mcpwall.gatekeeper.profiles import Profile
@@ -97,6 +99,7 @@ class Session:
         self.pending: dict[RequestId, Pending] = {}
         self.server_pending: set[RequestId] = set()
         self.held: dict[str, Held] = {}
+        self.elicitations: dict[str, str] = {}
         self.reviewer = policy.reviewer
         self.reviews: dict[str, Review] = {}
         self.guard = CallGuard(
@@ -129,6 +132,8 @@ class Session:
             if message.method == "notifications/cancelled":
                 self._cancelled(message.params.get("requestId"))
             self.to_server(jsonrpc.dump(message.obj))
+        elif message.id is not None and str(message.id) in self.elicitations:
+            self._elicitation_answered(message)
         elif message.id in self.server_pending:
             self.server_pending.discard(message.id)
             self.to_server(jsonrpc.dump(message.obj))
@@ -151,10 +156,14 @@ class Session:
         self.to_server(jsonrpc.dump(message.obj))
 
     def _tool_call(self, message: Message) -> None:
+        answered_ticket = elicitation.ticket_of_state(message.params)
+        answer = elicitation.take_answer(message.params) if answered_ticket else None
         try:
             call = mcp.ToolCall.of(message)
         except ProtocolError as exc:
             self._refuse(message.id, "client", exc.code, str(exc))
+            return
+        if answered_ticket is not None and not self._elicited(answered_ticket, call, answer):
             return
         self._refresh_review(call.name)
         self.guard.refresh_budget(self.id)
@@ -162,12 +171,60 @@ class Session:
         admission = self.guard.admit(call, self.context(), review.hash if review else "")
         if admission.action == "answered":
             return
+        if admission.action == "elicit" and admission.ticket and self.facts.era is mcp.Era.STATELESS:
+            self.audit.emit("elicitation_sent", tool=call.name, ticket=admission.ticket.id)
+            self.to_client(jsonrpc.dump(elicitation.input_required(self.server, call, admission.ticket.id)))
+            return
         self.pending[call.request_id] = Pending(message.method, time.perf_counter(), call.name)
-        if admission.action == "hold" and admission.ticket is not None:
+        if admission.action in ("hold", "elicit") and admission.ticket is not None:
             self.held[admission.ticket.id] = Held(message, call, admission)
-            self.on_hold(admission.ticket.id)
+            if admission.action == "elicit":
+                self._ask_client(call, admission.ticket.id)
+            else:
+                self.on_hold(admission.ticket.id)
             return
         self._forward_call(message, admission)
+
+    def _ask_client(self, call: mcp.ToolCall, ticket: str) -> None:
+        request = elicitation.request(self.server, call, ticket)
+        self.elicitations[request["id"]] = ticket
+        self.audit.emit("elicitation_sent", tool=call.name, ticket=ticket)
+        self.to_client(jsonrpc.dump(request))
+
+    def _elicitation_answered(self, message: Message) -> None:
+        ticket = self.elicitations.pop(str(message.id))
+        yes = elicitation.approved(message.obj.get("result"))
+        self._decide_by_user(ticket, yes)
+        self.resume(ticket, "approved" if yes else "denied")
+
+    def _elicited(self, ticket_id: str, call: mcp.ToolCall, answer: Any) -> bool:
+        """A 2026-07-28 retry carrying the user's answer: decide its ticket; True to go on."""
+        gate = self.guard.gate
+        ticket = gate.store.get_ticket(ticket_id) if gate else None
+        if ticket is None or ticket.session != self.id or ticket.tool != call.name or ticket.status != "pending":
+            self._refuse(call.request_id, "client", jsonrpc.INVALID_REQUEST, "unknown or settled approval state")
+            return False
+        yes = elicitation.approved(answer)
+        self._decide_by_user(ticket_id, yes)
+        if not yes:
+            self.audit.emit("approval_denied", tool=call.name, ticket=ticket_id, channel="elicitation")
+            self.to_client(
+                jsonrpc.dump(
+                    jsonrpc.error(
+                        call.request_id,
+                        jsonrpc.POLICY_DENIED,
+                        DENIED,
+                        {"violation": "ApprovalDenied", "tool": call.name},
+                    )
+                )
+            )
+        return yes
+
+    def _decide_by_user(self, ticket: str, yes: bool) -> None:
+        if self.guard.gate is not None:
+            self.guard.gate.decide(ticket, approve=yes, channel="elicitation", by="client-user")
+        event = "approval_granted" if yes else "approval_denied"
+        self.audit.emit(event, ticket=ticket, channel="elicitation", approver="client-user")
 
     def _forward_call(self, message: Message, admission: Admission) -> None:
         self.to_server(jsonrpc.dump(message.obj))
@@ -186,10 +243,10 @@ class Session:
             self._forward_call(held.message, held.admission)
             return
         self.pending.pop(held.call.request_id, None)
-        outcome = "approval_denied" if status == "denied" else "approval_expired"
-        self.audit.emit(outcome, tool=held.call.name, ticket=ticket_id)
+        denied = status == "denied"
+        self.audit.emit("approval_denied" if denied else "approval_expired", tool=held.call.name, ticket=ticket_id)
         if held.admission.decision is not None:
-            self.guard.deny(held.call, held.admission.decision)
+            self.guard.deny(held.call, held.admission.decision, "ApprovalDenied" if denied else "ApprovalExpired")
 
     def _approval_of(self, held: Held) -> Ticket | None:
         gate, ticket = self.guard.gate, held.admission.ticket

@@ -75,6 +75,6 @@ class ApprovalGate:
             return "expired"
         return ticket.status
 
-    def decide(self, ticket_id: str, approve: bool, channel: str, by: str) -> Ticket | None:
+    def decide(self, ticket_id: str, *, approve: bool, channel: str, by: str) -> Ticket | None:
         """Record a decision that reached mcpwall on its own channel (elicitation, timeout)."""
         return self.store.decide_ticket(ticket_id, approve=approve, scope="once", decided_by=by, channel=channel)

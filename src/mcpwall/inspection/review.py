@@ -7,6 +7,9 @@ record the audit events, and conclude whether the model may see and call it. The
 Statuses: ``new`` (first sight), ``unchanged``, ``changed`` (a rug pull: the new definition
 waits as the pin's pending definition, with a field diff), ``approved`` (a human approved what
 is pinned), ``blocked`` (findings at or above the block threshold, not yet approved).
+
+Re-listing is cheap: findings come from the `cache` by definition hash, and a pin that did not
+change is not written again (its ``last_seen`` is refreshed at most every `LAST_SEEN_EVERY` s).
 """
 
 from __future__ import annotations
@@ -14,15 +17,18 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from mcpwall.audit import Auditor
+from mcpwall.inspection.cache import CachedInspector
 from mcpwall.inspection.catalog import Rule, compile_rules
-from mcpwall.inspection.detector import inspect_definition
 from mcpwall.inspection.findings import Finding, max_severity
-from mcpwall.inspection.pins import definition_hash, diff_definitions
+from mcpwall.inspection.pins import diff_definitions
 from mcpwall.inspection.settings import InspectionSettings
 from mcpwall.store import Pin, Store
+
+LAST_SEEN_EVERY: Final = 60.0
+"""Seconds between ``last_seen`` updates of a pin that did not otherwise change."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +60,7 @@ class ToolReviewer:
         self.settings = settings
         self.audit = auditor
         self.rules: tuple[Rule, ...] = compile_rules([r.spec() for r in settings.custom_rules])
+        self.inspector = CachedInspector(self.rules)
         self.known_server = bool(store.list_pins(server))
         self.definitions: dict[str, dict[str, Any]] = {}
 
@@ -86,8 +93,7 @@ class ToolReviewer:
         return Review(name, pin.hash, pin.status, pin.max_severity, False)
 
     def _review_one(self, name: str, tool: dict[str, Any], *, quiet: bool = False) -> Review:
-        findings = inspect_definition("tool", tool, self.rules)
-        digest = definition_hash(tool)
+        digest, findings = self.inspector.inspect_tool(tool)
         pin = self._updated_pin(name, tool, digest, findings, self.store.get_pin(self.server, name))
         review = self._conclude(pin, digest, findings)
         if not quiet:
@@ -98,6 +104,7 @@ class ToolReviewer:
         self, name: str, tool: dict[str, Any], digest: str, findings: list[Finding], pin: Pin | None
     ) -> Pin:
         now = time.time()
+        previous = pin
         top = max_severity(findings)
         facts: dict[str, Any] = {
             "max_severity": top.label if top else None,
@@ -123,6 +130,8 @@ class ToolReviewer:
             )
         else:
             pin = replace(pin, last_seen=now)
+        if previous is not None and _only_seen_again(previous, pin):
+            return previous
         self.store.put_pin(pin)
         return pin
 
@@ -154,3 +163,10 @@ class ToolReviewer:
             if finding.severity >= self.settings.alert_at:
                 action = "block" if review.blocked else "alert"
                 self.audit.emit("mcp_detection", tool=review.tool, action=action, **finding.to_json())
+
+
+def _only_seen_again(previous: Pin, pin: Pin) -> bool:
+    """Whether ``pin`` differs from the stored one only by a ``last_seen`` too recent to write."""
+    if pin.last_seen - previous.last_seen >= LAST_SEEN_EVERY:
+        return False
+    return replace(pin, last_seen=previous.last_seen) == previous

@@ -1,0 +1,155 @@
+"""Benchmark: inspecting and pinning a tools/list result, in process, cold and warm.
+
+Builds a 1,000-tool listing from the real ``tools/list`` captures in a servers directory (each
+``*.json`` holds ``tools``; they are repeated with suffixed names until there are 1,000 distinct
+definitions) and times ``ToolReviewer.review`` with ``time.perf_counter``:
+
+- cold: first sight (empty store, empty findings cache): detector + one pin write per tool;
+- warm store, cold cache: the same listing again after the cache was cleared (detector, no writes);
+- warm: the same listing again (definition hash + cache lookup + pin read, no writes);
+- the audit flush of the ``mcp_tool_seen`` events one review queues (what the gateway writes
+  before it forwards the listing);
+- the latency added to the tools/list round trip of a typical server (the 12-tool
+  mcp-server-git listing), cold and warm.
+
+Reproduce: .venv/bin/python benchmarks/bench_inspection.py ../shared/servers [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from mcpwall.audit import AuditChain, Auditor
+from mcpwall.inspection.cache import SHARED_CACHE
+from mcpwall.inspection.review import ToolReviewer
+from mcpwall.inspection.settings import InspectionSettings
+from mcpwall.store import SqliteStore
+
+TARGET_TOOLS = 1000
+TYPICAL_SERVER = "mcp-server-git"
+
+
+def load_tools(servers: Path) -> dict[str, list[dict[str, Any]]]:
+    """Every capture's tools, by server file stem."""
+    found = {}
+    for path in sorted(servers.glob("*.json")):
+        tools = orjson.loads(path.read_bytes()).get("tools") or []
+        found[path.stem] = [tool for tool in tools if isinstance(tool, dict)]
+    return found
+
+
+def thousand(by_server: dict[str, list[dict[str, Any]]], count: int = TARGET_TOOLS) -> list[dict[str, Any]]:
+    """``count`` distinct tools: the real ones, then copies with ``_2``, ``_3``... name suffixes."""
+    pool = [tool for tools in by_server.values() for tool in tools]
+    listing = []
+    for index in range(count):
+        tool = dict(pool[index % len(pool)])
+        round_ = index // len(pool)
+        if round_:
+            tool["name"] = f"{tool['name']}_{round_ + 1}"
+        listing.append(tool)
+    return listing
+
+
+class Bench:
+    """A scratch state directory: store, audit chain, reviewers."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.runs = 0
+
+    def reviewer(self, store: SqliteStore, server: str) -> ToolReviewer:
+        chain = AuditChain(self.root / "audit.jsonl")
+        return ToolReviewer(store, server, InspectionSettings(), Auditor(chain, session="bench", server=server))
+
+    def fresh_store(self) -> SqliteStore:
+        self.runs += 1
+        return SqliteStore(self.root / f"state-{self.runs}.db")
+
+
+def timed(action: Callable[[], object]) -> float:
+    """Seconds one call of ``action`` took."""
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def cold(bench: Bench, tools: list[dict[str, Any]], repeat: int) -> list[float]:
+    """First sight: a fresh store and an empty findings cache each time."""
+    times = []
+    for _ in range(repeat):
+        SHARED_CACHE.clear()
+        with bench.fresh_store() as store:
+            reviewer = bench.reviewer(store, "bench")
+            times.append(timed(lambda r=reviewer: r.review(tools)))  # type: ignore[misc] # default binds the loop's reviewer
+    return times
+
+
+def warm(bench: Bench, tools: list[dict[str, Any]], repeat: int, *, clear_cache: bool = False) -> list[float]:
+    """The same listing again, in a new session (new reviewer) over the store that pinned it."""
+    times = []
+    with bench.fresh_store() as store:
+        bench.reviewer(store, "bench").review(tools)
+        for _ in range(repeat):
+            if clear_cache:
+                SHARED_CACHE.clear()
+            reviewer = bench.reviewer(store, "bench")
+            times.append(timed(lambda r=reviewer: r.review(tools)))  # type: ignore[misc] # as above
+    return times
+
+
+def audit_flush(bench: Bench, tools: list[dict[str, Any]], repeat: int) -> list[float]:
+    """Writing the events one warm review queued (mcp_tool_seen per tool)."""
+    times = []
+    with bench.fresh_store() as store:
+        bench.reviewer(store, "bench").review(tools)
+        for _ in range(repeat):
+            reviewer = bench.reviewer(store, "bench")
+            reviewer.review(tools)
+            times.append(timed(reviewer.audit.flush))
+    return times
+
+
+def ms(values: list[float]) -> str:
+    return f"{1000 * statistics.median(values):9.2f}"
+
+
+def row(label: str, values: list[float], tools: int) -> str:
+    per_tool = 1e6 * statistics.median(values) / tools
+    return f"| {label:<44} | {tools:5d} | {ms(values)} ms | {per_tool:9.1f} µs |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("servers", type=Path, help="directory of tools/list captures (*.json)")
+    parser.add_argument("--repeat", type=int, default=20, help="warm repetitions (cold: a fifth, at least 3)")
+    args = parser.parse_args()
+    by_server = load_tools(args.servers)
+    tools = thousand(by_server)
+    typical = by_server.get(TYPICAL_SERVER) or next(iter(by_server.values()))
+    few = max(3, args.repeat // 5)
+    with tempfile.TemporaryDirectory() as scratch:
+        bench = Bench(Path(scratch))
+        rows = [
+            row("1,000 tools, cold (first sight, empty store)", cold(bench, tools, few), len(tools)),
+            row("1,000 tools, warm store, cleared cache", warm(bench, tools, few, clear_cache=True), len(tools)),
+            row("1,000 tools, warm (same list again)", warm(bench, tools, args.repeat), len(tools)),
+            row("1,000 tools, audit flush of one review", audit_flush(bench, tools, few), len(tools)),
+            row(f"{TYPICAL_SERVER} tools/list, cold", cold(bench, typical, args.repeat), len(typical)),
+            row(f"{TYPICAL_SERVER} tools/list, warm", warm(bench, typical, args.repeat), len(typical)),
+        ]
+    print(f"| {'case':<44} | tools | median       | per tool     |")
+    print(f"|{'-' * 46}|-------|--------------|--------------|")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
