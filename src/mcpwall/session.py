@@ -3,10 +3,11 @@
 `Session` is synchronous and does no I/O of its own: the gateway feeds it lines and gives it two
 callables to send lines on. What it forwards is always ``dump`` of the object it checked.
 
-Client → server: requests are checked (tools/call through the pipeline) and tracked by id;
-notifications pass; responses pass only when they answer a request the server made.
+Client → server: requests are checked (tools/call through the pipeline, see `ToolCalls`) and
+tracked by id; notifications pass; responses pass only when they answer a request the server
+made (or mcpwall's own elicitation).
 Server → client: responses pass only when they answer a tracked request (tools/list results are
-filtered first); server requests are tracked so that only real answers go back.
+reviewed and filtered first); server requests are tracked so that only real answers go back.
 """
 
 from __future__ import annotations
@@ -14,66 +15,26 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from mcpwall import jsonrpc, mcp
-from mcpwall.approvals import elicitation
-from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.output import cap_result
 from mcpwall.armor.rate_limits import RateLimiter
-from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import Auditor
-from mcpwall.calls import DENIED_MESSAGE as DENIED
-from mcpwall.calls import Admission, CallGuard
+from mcpwall.calls import CallGuard
 from mcpwall.errors import ProtocolError
-from mcpwall.gatekeeper.profiles import Profile
-from mcpwall.gatekeeper.settings import DangerZoneSettings
 from mcpwall.inspection.normalize import make_visible
-from mcpwall.inspection.review import Review, ToolReviewer
+from mcpwall.inspection.review import Review
 from mcpwall.jsonrpc import Kind, Message, RequestId
 from mcpwall.pipeline.check import Context
-from mcpwall.pipeline.runner import Pipeline
-from mcpwall.store import Store, Ticket
+from mcpwall.session_types import Held, Hold, Pending, Policy, Send
+from mcpwall.tool_calls import ToolCalls
 from mcpwall.transports.lines import Oversized
 
-Send = Callable[[bytes], None]
-Hold = Callable[[str], None]
+__all__ = ["Held", "Pending", "Policy", "Session", "visible_text"]
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
-    """Everything that decides a session's calls, put together by `mcpwall.assembly`."""
-
-    pipeline: Pipeline
-    armor: ArmorSettings = field(default_factory=ArmorSettings)
-    reviewer: ToolReviewer | None = None
-    gate: ApprovalGate | None = None
-    store: Store | None = None
-    danger: DangerZoneSettings = field(default_factory=DangerZoneSettings)
-    profiles: tuple[Profile, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """A call waiting for a human's decision on its ticket."""
-
-    message: Message
-    call: mcp.ToolCall
-    admission: Admission
-
-
-@dataclass(slots=True)
-class Pending:
-    """A client request the server has not answered yet."""
-
-    method: str
-    started: float
-    tool: str | None = None
-    whole_listing: bool = False
-
-
-class Session:
+class Session(ToolCalls):
     """Relays and checks the messages of one client session.
 
     Args:
@@ -154,118 +115,6 @@ class Session:
         first_page = message.method == mcp.TOOLS_LIST and "cursor" not in message.params
         self.pending[request_id] = Pending(message.method, time.perf_counter(), whole_listing=first_page)
         self.to_server(jsonrpc.dump(message.obj))
-
-    def _tool_call(self, message: Message) -> None:
-        answered_ticket = elicitation.ticket_of_state(message.params)
-        answer = elicitation.take_answer(message.params) if answered_ticket else None
-        try:
-            call = mcp.ToolCall.of(message)
-        except ProtocolError as exc:
-            self._refuse(message.id, "client", exc.code, str(exc))
-            return
-        if answered_ticket is not None and not self._elicited(answered_ticket, call, answer):
-            return
-        self._refresh_review(call.name)
-        self.guard.refresh_budget(self.id)
-        review = self.reviews.get(call.name)
-        admission = self.guard.admit(call, self.context(), review.hash if review else "")
-        if admission.action == "answered":
-            return
-        if admission.action == "elicit" and admission.ticket and self.facts.era is mcp.Era.STATELESS:
-            self.audit.emit("elicitation_sent", tool=call.name, ticket=admission.ticket.id)
-            self.to_client(jsonrpc.dump(elicitation.input_required(self.server, call, admission.ticket.id)))
-            return
-        self.pending[call.request_id] = Pending(message.method, time.perf_counter(), call.name)
-        if admission.action in ("hold", "elicit") and admission.ticket is not None:
-            self.held[admission.ticket.id] = Held(message, call, admission)
-            if admission.action == "elicit":
-                self._ask_client(call, admission.ticket.id)
-            else:
-                self.on_hold(admission.ticket.id)
-            return
-        self._forward_call(message, admission)
-
-    def _ask_client(self, call: mcp.ToolCall, ticket: str) -> None:
-        request = elicitation.request(self.server, call, ticket)
-        self.elicitations[request["id"]] = ticket
-        self.audit.emit("elicitation_sent", tool=call.name, ticket=ticket)
-        self.to_client(jsonrpc.dump(request))
-
-    def _elicitation_answered(self, message: Message) -> None:
-        ticket = self.elicitations.pop(str(message.id))
-        yes = elicitation.approved(message.obj.get("result"))
-        self._decide_by_user(ticket, yes)
-        self.resume(ticket, "approved" if yes else "denied")
-
-    def _elicited(self, ticket_id: str, call: mcp.ToolCall, answer: Any) -> bool:
-        """A 2026-07-28 retry carrying the user's answer: decide its ticket; True to go on."""
-        gate = self.guard.gate
-        ticket = gate.store.get_ticket(ticket_id) if gate else None
-        if ticket is None or ticket.session != self.id or ticket.tool != call.name or ticket.status != "pending":
-            self._refuse(call.request_id, "client", jsonrpc.INVALID_REQUEST, "unknown or settled approval state")
-            return False
-        yes = elicitation.approved(answer)
-        self._decide_by_user(ticket_id, yes)
-        if not yes:
-            self.audit.emit("approval_denied", tool=call.name, ticket=ticket_id, channel="elicitation")
-            self.to_client(
-                jsonrpc.dump(
-                    jsonrpc.error(
-                        call.request_id,
-                        jsonrpc.POLICY_DENIED,
-                        DENIED,
-                        {"violation": "ApprovalDenied", "tool": call.name},
-                    )
-                )
-            )
-        return yes
-
-    def _decide_by_user(self, ticket: str, yes: bool) -> None:
-        if self.guard.gate is not None:
-            self.guard.gate.decide(ticket, approve=yes, channel="elicitation", by="client-user")
-        event = "approval_granted" if yes else "approval_denied"
-        self.audit.emit(event, ticket=ticket, channel="elicitation", approver="client-user")
-
-    def _forward_call(self, message: Message, admission: Admission) -> None:
-        self.to_server(jsonrpc.dump(message.obj))
-        self.guard.executed(self.id, admission.classification)
-
-    def resume(self, ticket_id: str, status: str) -> None:
-        """A held call's ticket was decided (or expired): forward it once, or refuse it."""
-        held = self.held.pop(ticket_id, None)
-        if held is None or held.call.request_id not in self.pending:
-            return
-        approval = self._approval_of(held) if status == "approved" else None
-        if approval is not None:
-            level = held.admission.decision.level.name if held.admission.decision else ""
-            self.audit.emit("approval_used", tool=held.call.name, ticket=ticket_id, scope=approval.scope)
-            self.audit.emit("tool_call_allowed", tool=held.call.name, level=level, ticket=ticket_id)
-            self._forward_call(held.message, held.admission)
-            return
-        self.pending.pop(held.call.request_id, None)
-        denied = status == "denied"
-        self.audit.emit("approval_denied" if denied else "approval_expired", tool=held.call.name, ticket=ticket_id)
-        if held.admission.decision is not None:
-            self.guard.deny(held.call, held.admission.decision, "ApprovalDenied" if denied else "ApprovalExpired")
-
-    def _approval_of(self, held: Held) -> Ticket | None:
-        gate, ticket = self.guard.gate, held.admission.ticket
-        if gate is None or ticket is None:
-            return None
-        return gate.consume(held.call.name, ticket.binding)
-
-    def _refresh_review(self, tool: str) -> None:
-        """A blocked tool may have been approved from another terminal since: read the pin again."""
-        review = self.reviews.get(tool)
-        if review is None and self.reviewer is not None:
-            pinned = self.reviewer.from_pin(tool)
-            if pinned is not None:
-                self.reviews[tool] = pinned
-                self.tools.setdefault(tool, self.reviewer.definitions[tool])
-        elif review is not None and review.blocked and self.reviewer is not None:
-            fresh = self.reviewer.refresh(tool)
-            if fresh is not None:
-                self.reviews[tool] = fresh
 
     def _cancelled(self, request_id: Any) -> None:
         """The client gave up on a request: the server will not answer it, so stop waiting."""

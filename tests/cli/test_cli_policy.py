@@ -42,92 +42,46 @@ def explain(cli: OperatorCli, config: Path, *args: str) -> dict[str, Any]:
     return parsed
 
 
-CASES = [
-    pytest.param("fs", "read_file", {"path": "DATA/x.txt"}, [], ("AUTO_APPROVE", "read", []), id="read-auto-approved"),
-    pytest.param(
-        "fs", "write_file", {"path": "DATA/x.txt"}, [], ("CONFIRM_SINGLE_USE", "update", []), id="write-confirm"
-    ),
-    pytest.param(
-        "fs", "create_directory", {"path": "DATA/d"}, [], ("CONFIRM_SESSION", "create", []), id="create-default"
-    ),
-    pytest.param(
-        "fs",
-        "create_directory",
-        {"path": "DATA/d"},
-        ["builder"],
-        ("AUTO_APPROVE", "create", []),
-        id="profile-allow-lowers-create",
-    ),
-    pytest.param("fs", "delete_file", {}, ["careful"], ("DENY", "delete", ["ProfileDenied"]), id="profile-deny"),
-    pytest.param(
-        "fs",
-        "write_file",
-        {"path": "DATA/x.txt"},
-        ["read-only"],
-        ("DENY", "update", ["ReadOnlySession"]),
-        id="read-only-denies-confirm",
-    ),
-    pytest.param(
-        "fs",
-        "read_file",
-        {"path": "DATA/x.txt"},
-        ["read-only"],
-        ("AUTO_APPROVE", "read", []),
-        id="read-only-keeps-reads",
-    ),
-    pytest.param(
-        "fs",
-        "read_file",
+ROWS = [
+    # id, server/tool, arguments (DATA is the allowed root), profiles, level, kind, violation types
+    ("read-auto-approved", "fs/read_file", {"path": "DATA/x.txt"}, "", "AUTO_APPROVE", "read", ""),
+    ("write-confirm-single-use", "fs/write_file", {"path": "DATA/x.txt"}, "", "CONFIRM_SINGLE_USE", "update", ""),
+    ("create-confirm-session", "fs/create_directory", {"path": "DATA/d"}, "", "CONFIRM_SESSION", "create", ""),
+    ("profile-allow-lowers-create", "fs/create_directory", {"path": "DATA/d"}, "builder", "AUTO_APPROVE", "create", ""),
+    ("profile-deny", "fs/delete_file", {}, "careful", "DENY", "delete", "ProfileDenied"),
+    ("read-only-denies-confirm", "fs/write_file", {}, "read-only", "DENY", "update", "ReadOnlySession"),
+    ("read-only-keeps-reads", "fs/read_file", {}, "read-only", "AUTO_APPROVE", "read", ""),
+    ("two-profiles-stack", "fs/create_file", {}, "builder,read-only", "AUTO_APPROVE", "create", ""),
+    ("path-outside-allowed-paths", "fs/read_file", {"path": "/etc/passwd"}, "", "DENY", "read", "PathOutsideBoundary"),
+    ("domain-not-allowed", "web/fetch", {"url": "https://evil.example.org/x"}, "", "DENY", "read", "DomainNotAllowed"),
+    (
+        "every-check-runs-after-a-deny",
+        "fs/drop_table",
         {"path": "/etc/passwd"},
-        [],
-        ("DENY", "read", ["PathOutsideBoundary"]),
-        id="path-outside-allowed-paths",
-    ),
-    pytest.param(
-        "web",
-        "fetch",
-        {"url": "https://evil.example.org/x"},
-        [],
-        ("DENY", "read", ["DomainNotAllowed"]),
-        id="domain-not-allowed",
-    ),
-    pytest.param(
-        "fs",
-        "drop_table",
-        {"path": "/etc/passwd"},
-        [],
-        ("DENY", "delete", ["ToolExplicitlyDenied", "PathOutsideBoundary"]),
-        id="every-check-runs-after-a-deny",
+        "",
+        "DENY",
+        "delete",
+        "ToolExplicitlyDenied,PathOutsideBoundary",
     ),
 ]
 
 
-@pytest.mark.parametrize(("server", "tool", "arguments", "profiles", "expected"), CASES)
+@pytest.mark.parametrize(
+    ("operation", "arguments", "profiles", "level", "kind", "violations"),
+    [pytest.param(*row[1:], id=row[0]) for row in ROWS],
+)
 def test_explain_reports_the_level_kind_and_violations(
-    tmp_path: Path,
-    server: str,
-    tool: str,
-    arguments: dict[str, str],
-    profiles: list[str],
-    expected: tuple[str, str, list[str]],
+    tmp_path: Path, operation: str, arguments: dict[str, str], profiles: str, level: str, kind: str, violations: str
 ) -> None:
     config, data = write_config(tmp_path)
-    args = {key: value.replace("DATA", str(data)) for key, value in arguments.items()}
-    options = [f"--profile={name}" for name in profiles]
+    server, tool = operation.split("/")
+    args = orjson.dumps({key: value.replace("DATA", str(data)) for key, value in arguments.items()}).decode()
+    options = [f"--profile={name}" for name in profiles.split(",") if name]
 
-    found = explain(
-        OperatorCli(tmp_path),
-        config,
-        "--server",
-        server,
-        "--tool",
-        tool,
-        "--args",
-        orjson.dumps(args).decode(),
-        *options,
-    )
+    found = explain(OperatorCli(tmp_path), config, "--server", server, "--tool", tool, "--args", args, *options)
 
-    assert (found["level"], found["kind"], [v["type"] for v in found["violations"]]) == expected
+    assert (found["level"], found["kind"]) == (level, kind)
+    assert [v["type"] for v in found["violations"]] == [t for t in violations.split(",") if t]
     assert [v["check"] for v in found["verdicts"]] == ["tool-lists", "inspection", "gatekeeper", "armor"]
 
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import typer
 
-from mcpwall.cli import approvals_cmd, audit_cmd, config_cmd, events_cmd, policy_cmd, registry_cmd, sessions_cmd
+from mcpwall.cli import (
+    approvals_cmd,
+    audit_cmd,
+    config_cmd,
+    events_cmd,
+    inspect_cmd,
+    policy_cmd,
+    registry_cmd,
+    scan_cmd,
+    sessions_cmd,
+)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="mcpwall: a security gateway for MCP.")
 app.add_typer(config_cmd.app, name="config")
@@ -15,6 +25,9 @@ app.command("approve")(registry_cmd.approve)
 app.add_typer(approvals_cmd.app, name="approvals")
 app.add_typer(sessions_cmd.app, name="sessions")
 app.command("events")(events_cmd.events)
+app.command("inspect")(inspect_cmd.inspect)
+app.command("evaluate")(inspect_cmd.evaluate)
+app.command("scan")(scan_cmd.scan)
 app.add_typer(policy_cmd.app, name="policy")
 
 

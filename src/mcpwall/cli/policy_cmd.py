@@ -24,11 +24,6 @@ app = typer.Typer(no_args_is_help=True, help="Explain what the policy does with 
 EXIT_USAGE = 2
 
 
-@app.callback()
-def _group() -> None:
-    """Explain what the policy does with a call."""
-
-
 @app.command()
 def explain(
     server: Annotated[str, typer.Option("--server", help="The server's name (its servers.NAME settings apply).")],
@@ -147,7 +142,8 @@ def _resolution_lines(resolution: Mapping[str, object]) -> list[str]:
 
 def _effect_line(effect: Mapping[str, object]) -> str:
     said = "no match" if effect.get("list") is None else f"{effect.get('list')} {effect.get('pattern')!r}"
-    return f"profile {effect.get('profile')}: {said}"
+    read_only = ", makes the session read-only" if effect.get("read_only") else ""
+    return f"profile {effect.get('profile')}: {said}{read_only}"
 
 
 def _items(value: object) -> list[object]:

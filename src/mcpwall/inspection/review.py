@@ -8,8 +8,9 @@ Statuses: ``new`` (first sight), ``unchanged``, ``changed`` (a rug pull: the new
 waits as the pin's pending definition, with a field diff), ``approved`` (a human approved what
 is pinned), ``blocked`` (findings at or above the block threshold, not yet approved).
 
-Re-listing is cheap: findings come from the `cache` by definition hash, and a pin that did not
-change is not written again (its ``last_seen`` is refreshed at most every `LAST_SEEN_EVERY` s).
+Re-listing is cheap: the server's pins are read in one query, findings come from the `cache` by
+definition hash, and a pin that did not change is not written again (its ``last_seen`` is
+refreshed at most every `LAST_SEEN_EVERY` seconds).
 """
 
 from __future__ import annotations
@@ -67,10 +68,11 @@ class ToolReviewer:
     def review(self, tools: list[dict[str, Any]]) -> dict[str, Review]:
         """Review one listing (or page of one); returns a review per tool name."""
         reviews = {}
+        pinned = {pin.tool: pin for pin in self.store.list_pins(self.server)}
         for tool in tools:
             name = tool.get("name")
             if isinstance(name, str):
-                reviews[name] = self._review_one(name, tool)
+                reviews[name] = self._review_one(name, tool, pinned.get(name))
                 self.definitions[name] = tool
         self.known_server = self.known_server or bool(reviews)
         return reviews
@@ -78,7 +80,9 @@ class ToolReviewer:
     def refresh(self, name: str) -> Review | None:
         """Review a tool again from the store (a human may have approved it since)."""
         tool = self.definitions.get(name)
-        return self._review_one(name, tool, quiet=True) if tool is not None else None
+        if tool is None:
+            return None
+        return self._review_one(name, tool, self.store.get_pin(self.server, name), quiet=True)
 
     def from_pin(self, name: str) -> Review | None:
         """A review from the store alone, for a tool called before this session listed it.
@@ -92,9 +96,9 @@ class ToolReviewer:
         self.definitions.setdefault(name, pin.definition)
         return Review(name, pin.hash, pin.status, pin.max_severity, False)
 
-    def _review_one(self, name: str, tool: dict[str, Any], *, quiet: bool = False) -> Review:
+    def _review_one(self, name: str, tool: dict[str, Any], stored: Pin | None, *, quiet: bool = False) -> Review:
         digest, findings = self.inspector.inspect_tool(tool)
-        pin = self._updated_pin(name, tool, digest, findings, self.store.get_pin(self.server, name))
+        pin = self._updated_pin(name, tool, digest, findings, stored)
         review = self._conclude(pin, digest, findings)
         if not quiet:
             self._record(tool, pin, review, findings)
