@@ -70,7 +70,7 @@ class Wall:
         given = data.pop("environment", None)
         env: dict[str, list[str]] = dict(given) if isinstance(given, dict) else {}
         env.setdefault("allowed_env", [])
-        env["allowed_env"] = [*env["allowed_env"], "FIXTURE_LOG"]
+        env["allowed_env"] = [*env["allowed_env"], "FIXTURE_LOG", "EXTRAS_INSTRUCTIONS"]
         data.setdefault("gatekeeper", ALLOW_EVERYTHING)
         path = self.workdir / "mcpwall.yaml"
         path.write_text(yaml.safe_dump({**data, "environment": env}), encoding="utf-8")

@@ -17,6 +17,7 @@ from mcpwall.config.models import Config, ServerSpec
 from mcpwall.errors import ConfigError
 from mcpwall.gatekeeper.profiles import active_profiles, validate_profiles
 from mcpwall.gateway import StdioGateway
+from mcpwall.inspection.other import OtherDefinitions
 from mcpwall.inspection.pins import server_identity
 from mcpwall.inspection.review import ToolReviewer
 from mcpwall.pipeline import Pipeline
@@ -52,10 +53,12 @@ def session_policy(
         raise ConfigError("; ".join(problems), path="gatekeeper.profiles")
     armor: ArmorSettings = apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
     checks = default_checks(spec.tools or config.tools, armor, config.gatekeeper)
+    reviewer = ToolReviewer(store, identity, config.inspection, auditor)
     return Policy(
         pipeline=Pipeline(checks),
         armor=armor,
-        reviewer=ToolReviewer(store, identity, config.inspection, auditor),
+        reviewer=reviewer,
+        others=OtherDefinitions(store, identity, config.inspection, reviewer.rules, auditor),
         gate=ApprovalGate(store, identity, session, config.approvals, policy_revision(config)),
         store=store,
         danger=config.gatekeeper.danger_zone,

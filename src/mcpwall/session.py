@@ -24,6 +24,7 @@ from mcpwall.audit import Auditor
 from mcpwall.calls import CallGuard
 from mcpwall.errors import ProtocolError
 from mcpwall.inspection.normalize import make_visible
+from mcpwall.inspection.other import LISTINGS
 from mcpwall.inspection.review import Review
 from mcpwall.jsonrpc import Kind, Message, RequestId
 from mcpwall.pipeline.check import Context
@@ -62,6 +63,7 @@ class Session(ToolCalls):
         self.held: dict[str, Held] = {}
         self.elicitations: dict[str, str] = {}
         self.reviewer = policy.reviewer
+        self.others = policy.others
         self.reviews: dict[str, Review] = {}
         self.guard = CallGuard(
             pipeline=policy.pipeline,
@@ -172,6 +174,8 @@ class Session(ToolCalls):
         if pending is None:
             self.audit.emit("response_dropped", direction="server", id=message.id, reason="unsolicited")
             return
+        if isinstance(message.obj.get("result"), dict) and self.others is not None:
+            self._inspect_other(pending.method, message.obj["result"])
         if pending.method == mcp.TOOLS_LIST and "result" in message.obj:
             result = message.obj["result"]
             self._filter_tools(
@@ -181,6 +185,19 @@ class Session(ToolCalls):
             self._cap_output(pending, message.obj)
             self._call_finished(pending, message.obj)
         self.to_client(jsonrpc.dump(message.obj))
+
+    def _inspect_other(self, method: str, result: dict[str, Any]) -> None:
+        assert self.others is not None  # noqa: S101 -- checked by the caller
+        if method in ("initialize", "server/discover") and isinstance(result.get("instructions"), str):
+            if not self.others.instructions_allowed(result["instructions"]):
+                del result["instructions"]
+            else:
+                result["instructions"] = make_visible(result["instructions"])
+        elif method in LISTINGS:
+            self.others.filter_listing(method, result)
+            key = LISTINGS[method][0]
+            if isinstance(result.get(key), list):
+                result[key] = visible_text(result[key])
 
     def _filter_tools(self, result: Any, complete: bool) -> None:
         tools = mcp.listed_tools(result)

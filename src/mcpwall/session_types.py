@@ -12,6 +12,7 @@ from mcpwall.armor.settings import ArmorSettings
 from mcpwall.calls import Admission
 from mcpwall.gatekeeper.profiles import Profile
 from mcpwall.gatekeeper.settings import DangerZoneSettings
+from mcpwall.inspection.other import OtherDefinitions
 from mcpwall.inspection.review import ToolReviewer
 from mcpwall.jsonrpc import Message
 from mcpwall.pipeline.runner import Pipeline
@@ -32,6 +33,7 @@ class Policy:
     pipeline: Pipeline
     armor: ArmorSettings = field(default_factory=ArmorSettings)
     reviewer: ToolReviewer | None = None
+    others: OtherDefinitions | None = None
     gate: ApprovalGate | None = None
     store: Store | None = None
     danger: DangerZoneSettings = field(default_factory=DangerZoneSettings)

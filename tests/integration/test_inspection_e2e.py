@@ -106,3 +106,32 @@ async def test_pins_survive_restart_and_unchanged_tools_stay_quiet(wall: Wall) -
                 await client.list_tools()
     statuses = [r["status"] for r in _records(wall) if r["type"] == "mcp_tool_seen" and r["tool"] == "echo"]
     assert statuses == ["new", "unchanged"]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_poisoned_instructions_prompts_and_resources_are_withheld(wall: Wall, mode: str) -> None:
+    config = wall.write_config({})
+    with anyio.fail_after(60):
+        async with Client(wall.params(fixture_server("extras", "--poison"), config=config), mode=mode) as client:
+            instructions = client.instructions
+            prompts = {p.name for p in (await client.list_prompts()).prompts}
+            resources = {str(r.uri) for r in (await client.list_resources()).resources}
+    assert instructions is None
+    assert prompts == {"greet"}
+    assert resources == {"notes://clean"}
+    detections = {r["tool"] for r in _records(wall) if r["type"] == "mcp_detection" and r["action"] == "block"}
+    assert {"instructions", "prompt:summarize_secrets", "resource:exfil-note"} <= detections
+
+
+async def test_changed_instructions_are_withheld_until_approved(wall: Wall) -> None:
+    config = wall.write_config({})
+    seen = []
+    for text, approve in (("Notes server. Be concise.", False), ("Notes server. Be verbose.", True), ("", False)):
+        env = {"EXTRAS_INSTRUCTIONS": text or "Notes server. Be verbose."}
+        params = wall.params(fixture_server("extras"), config=config, name="notes", **env)
+        with anyio.fail_after(60):
+            async with Client(params, mode="legacy") as client:
+                seen.append(client.instructions)
+        if approve:
+            assert _cli(wall, "approve", "notes:").returncode == 0
+    assert seen == ["Notes server. Be concise.", None, "Notes server. Be verbose."]

@@ -50,10 +50,14 @@ def reaches(report: dict[str, Any], threshold: Severity) -> bool:
     return isinstance(worst, str) and Severity.parse(worst) >= threshold
 
 
+def one_line(text: str, width: int = MATCH_WIDTH) -> str:
+    """Text on one line (whitespace runs folded to a space), cut to ``width`` characters."""
+    folded = " ".join(text.split())
+    return folded if len(folded) <= width else folded[: width - 1] + "…"
+
+
 def _finding_line(finding: dict[str, Any]) -> str:
-    matched = str(finding.get("matched", ""))
-    if len(matched) > MATCH_WIDTH:
-        matched = matched[: MATCH_WIDTH - 1] + "…"
+    matched = one_line(str(finding.get("matched", "")))
     return f"{finding['severity']} {finding['rule']} @ {finding['field']}: {matched!r}"
 
 

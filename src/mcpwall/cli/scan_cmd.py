@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from mcpwall.audit import AuditChain
-from mcpwall.cli.inspect_cmd import parse_threshold
+from mcpwall.cli.inspect_cmd import one_line, parse_threshold
 from mcpwall.cli.store_cmds import StateDirOption, fail, print_table
 from mcpwall.config.loader import load_config
 from mcpwall.errors import ConfigError
@@ -75,7 +75,7 @@ def _summary(scans: list[ServerScan], threshold: Severity) -> list[list[str]]:
 
 def _findings(scans: list[ServerScan]) -> list[list[str]]:
     return [
-        [scan.name, tool.name, f.severity.label, f.rule, f.field, f.matched[:80]]
+        [scan.name, tool.name, f.severity.label, f.rule, f.field, one_line(f.matched, 80)]
         for scan in scans
         for tool in scan.tools
         for f in tool.findings
