@@ -29,6 +29,7 @@ INIT = (
     b'"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n'
     b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
 )
+LIST = b'{"jsonrpc":"2.0","id":"list","method":"tools/list"}\n'  # clients list before they call
 
 
 def call_line(i: int) -> bytes:
@@ -51,7 +52,15 @@ class Peer:
     def handshake(self) -> float:
         self.stdin.write(INIT)
         self.reader.readline()
-        return time.perf_counter() - self.started
+        elapsed = time.perf_counter() - self.started
+        self.stdin.write(LIST)
+        self.reader.readline()
+        return elapsed
+
+    def check_answers(self) -> None:
+        self.stdin.write(call_line(1))
+        answer = self.reader.readline()
+        assert b'"result"' in answer, f"the benchmark call was not answered with a result: {answer[:200]!r}"
 
     def round_trip(self, i: int) -> float:
         t0 = time.perf_counter()
@@ -89,6 +98,7 @@ def pct(values: list[float], q: float) -> float:
 def measure(argv: list[str], env: dict[str, str], calls: int, pipelined: int) -> dict[str, float]:
     peer = Peer(argv, env)
     startup = peer.handshake()
+    peer.check_answers()
     for i in range(200):
         peer.round_trip(i)
     samples = [peer.round_trip(1000 + i) for i in range(calls)]

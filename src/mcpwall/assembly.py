@@ -58,7 +58,7 @@ def session_policy(
         pipeline=Pipeline(checks),
         armor=armor,
         reviewer=reviewer,
-        others=OtherDefinitions(store, identity, config.inspection, reviewer.rules, auditor),
+        others=OtherDefinitions(store, identity, config.inspection, lambda: reviewer.rules, auditor),
         gate=ApprovalGate(store, identity, session, config.approvals, policy_revision(config)),
         store=store,
         danger=config.gatekeeper.danger_zone,

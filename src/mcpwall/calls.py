@@ -155,11 +155,12 @@ class CallGuard:
         """Charge a call that went to the server to the session's risk budget."""
         if classification is None:
             return
-        was_locked = self.budget.locked
-        self.budget = self.zone.record(self.budget, classification)
-        if self.store is not None:
+        before = self.budget
+        self.budget = self.zone.record(before, classification)
+        changed = (self.budget.spent, self.budget.locked) != (before.spent, before.locked)
+        if changed and self.store is not None:  # a read costs nothing: no write on the hot path
             self.store.put_budget(session, self.budget.to_dict())
-        if self.budget.locked and not was_locked:
+        if self.budget.locked and not before.locked:
             self.audit.emit("session_locked", spent=self.budget.spent, reason=self.budget.lock_reason)
 
     def refresh_budget(self, session: str) -> None:
@@ -170,8 +171,15 @@ class CallGuard:
                 self.budget = RiskBudget.from_dict(stored)
 
     def _record_resolution(self, call: ToolCall, decision: Decision) -> None:
+        """Every resolution is recorded; an auto-approved one compactly (it is the common case)."""
         for verdict in decision.verdicts:
-            if verdict.check == "gatekeeper":
+            if verdict.check != "gatekeeper":
+                continue
+            if verdict.level is PermissionLevel.AUTO_APPROVE and decision.level is PermissionLevel.AUTO_APPROVE:
+                detail = verdict.detail
+                compact = {k: detail.get(k) for k in ("kind", "kind_source", "rule", "decided_by")}
+                self.audit.emit("gatekeeper_resolution", tool=call.name, level="AUTO_APPROVE", **compact)
+            else:
                 explain = {k: v for k, v in verdict.detail.items() if k != CLASSIFICATION}
                 self.audit.emit("gatekeeper_resolution", tool=call.name, resolution=explain)
 

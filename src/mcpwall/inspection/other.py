@@ -10,6 +10,7 @@ is an ``mcp_detection`` event.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -32,18 +33,28 @@ class OtherDefinitions:
         store: where the instructions pin lives.
         server: the server identity.
         settings: thresholds and change policy.
-        rules: the compiled catalog (built-in plus custom rules).
+        rules: gives the compiled catalog (built-in plus custom rules).
         auditor: where detections go.
     """
 
     def __init__(
-        self, store: Store, server: str, settings: InspectionSettings, rules: tuple[Rule, ...], auditor: Auditor
+        self,
+        store: Store,
+        server: str,
+        settings: InspectionSettings,
+        rules: Callable[[], tuple[Rule, ...]],
+        auditor: Auditor,
     ) -> None:
         self.store = store
         self.server = server
         self.settings = settings
-        self.rules = rules
+        self._rules = rules
         self.audit = auditor
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The compiled catalog (shared with the tool reviewer, compiled on first use)."""
+        return self._rules()
 
     def instructions_allowed(self, text: str) -> bool:
         """Inspect and pin server instructions; False when they must be withheld."""

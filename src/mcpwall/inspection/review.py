@@ -60,10 +60,17 @@ class ToolReviewer:
         self.server = server
         self.settings = settings
         self.audit = auditor
-        self.rules: tuple[Rule, ...] = compile_rules([r.spec() for r in settings.custom_rules])
+        self._rules: tuple[Rule, ...] | None = None
         self.inspector = CachedInspector(self.rules)
         self.known_server = bool(store.list_pins(server))
         self.definitions: dict[str, dict[str, Any]] = {}
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The compiled catalog, built on first use (keeps start-up short)."""
+        if self._rules is None:
+            self._rules = compile_rules([r.spec() for r in self.settings.custom_rules])
+        return self._rules
 
     def review(self, tools: list[dict[str, Any]]) -> dict[str, Review]:
         """Review one listing (or page of one); returns a review per tool name."""
