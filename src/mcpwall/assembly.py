@@ -20,7 +20,7 @@ from mcpwall.gateway import StdioGateway
 from mcpwall.inspection.other import OtherDefinitions
 from mcpwall.inspection.pins import server_identity
 from mcpwall.inspection.review import ToolReviewer
-from mcpwall.pipeline import Pipeline
+from mcpwall.pipeline import Check, Pipeline
 from mcpwall.pipeline.order import default_checks
 from mcpwall.session import Policy
 from mcpwall.state import AUDIT_FILE, state_dir
@@ -31,6 +31,16 @@ from mcpwall.transports.stdio import StdioUpstream
 def policy_revision(config: Config) -> str:
     """A short hash of the whole configuration: approvals are bound to it."""
     return hashlib.sha256(config.model_dump_json().encode()).hexdigest()[:16]
+
+
+def effective_armor(config: Config, spec: ServerSpec) -> ArmorSettings:
+    """A server's argument policy, bounded by the top-level one (the gateway's ceiling)."""
+    return apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
+
+
+def session_checks(config: Config, spec: ServerSpec) -> list[Check]:
+    """The checks of a session with this server, in pipeline order."""
+    return default_checks(spec.tools or config.tools, effective_armor(config, spec), config.gatekeeper)
 
 
 def session_policy(
@@ -51,8 +61,8 @@ def session_policy(
     problems = validate_profiles(config.gatekeeper, names)
     if problems:
         raise ConfigError("; ".join(problems), path="gatekeeper.profiles")
-    armor: ArmorSettings = apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
-    checks = default_checks(spec.tools or config.tools, armor, config.gatekeeper)
+    armor = effective_armor(config, spec)
+    checks = session_checks(config, spec)
     reviewer = ToolReviewer(store, identity, config.inspection, auditor)
     return Policy(
         pipeline=Pipeline(checks),

@@ -22,8 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpwall.armor.ceiling import apply_ceiling
-from mcpwall.armor.settings import ArmorSettings
+from mcpwall.assembly import session_checks
 from mcpwall.config.models import Config, ServerSpec
 from mcpwall.errors import ConfigError
 from mcpwall.gatekeeper.check import CLASSIFICATION, GatekeeperCheck
@@ -32,7 +31,6 @@ from mcpwall.inspection.pins import definition_hash
 from mcpwall.inspection.review import Review
 from mcpwall.mcp import SessionFacts, ToolCall
 from mcpwall.pipeline import Check, Context, Decision, PermissionLevel, Pipeline, Verdict
-from mcpwall.pipeline.order import default_checks
 
 EXPLAIN_SESSION = "policy-explain"
 """The session id the synthetic context carries."""
@@ -150,9 +148,7 @@ def explanation_checks(config: Config, server: str) -> tuple[list[Check], str]:
     """
     spec = config.servers.get(server)
     source = f"servers.{server}" if spec is not None else "top-level"
-    spec = spec or ServerSpec()
-    armor: ArmorSettings = apply_ceiling(spec.armor, config.armor) if spec.armor else config.armor
-    return default_checks(spec.tools or config.tools, armor, config.gatekeeper), source
+    return session_checks(config, spec or ServerSpec()), source
 
 
 def explain_call(

@@ -8,15 +8,12 @@ import orjson
 import pytest
 
 from mcpwall import explain as explain_module
-from mcpwall.armor.settings import ArmorSettings
-from mcpwall.armor.tool_lists import ToolLists
-from mcpwall.config import Config
+from mcpwall.assembly import session_checks
+from mcpwall.config import Config, ServerSpec
 from mcpwall.errors import ConfigError
 from mcpwall.explain import explain_call
-from mcpwall.gatekeeper.settings import GatekeeperSettings
 from mcpwall.mcp import ToolCall
 from mcpwall.pipeline import Check, Context, PermissionLevel, Verdict
-from mcpwall.pipeline.order import default_checks
 
 
 class Exploding(Check):
@@ -48,10 +45,10 @@ def test_every_check_gives_its_verdict_even_after_a_deny() -> None:
 
 
 def test_a_check_that_raises_is_a_check_error_deny_and_the_rest_still_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    def checks(tools: ToolLists, armor: ArmorSettings, gatekeeper: GatekeeperSettings) -> list[Check]:
-        return [Exploding(), *default_checks(tools, armor, gatekeeper)]
+    def checks(config: Config, spec: ServerSpec) -> list[Check]:
+        return [Exploding(), *session_checks(config, spec)]
 
-    monkeypatch.setattr(explain_module, "default_checks", checks)
+    monkeypatch.setattr(explain_module, "session_checks", checks)
 
     found = explain_call(Config(), "fs", "read_file", {})
 
