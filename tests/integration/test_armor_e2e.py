@@ -55,6 +55,7 @@ def _fill(value: object, places: dict[str, Path]) -> object:
     return value
 
 
+@pytest.mark.requirement("armor:path-confinement")
 async def test_filesystem_server_is_confined_to_its_root(wall: Wall, confined: dict[str, Path]) -> None:
     config = wall.write_config({"armor": {"allowed_paths": [str(confined["root"])]}})
     command = npm_server("mcp-server-filesystem", str(confined["root"].parent))
@@ -89,6 +90,7 @@ async def test_filesystem_server_is_confined_to_its_root(wall: Wall, confined: d
         ("http://[::ffff:127.0.0.1]/", False),
     ],
 )
+@pytest.mark.requirement("armor:network-allowlist")
 async def test_fetch_server_only_reaches_allowed_domains(wall: Wall, url: str, allowed: bool) -> None:
     config = wall.write_config({"armor": {"allowed_domains": ["docs.python.org", "*.python.org"]}})
     with anyio.fail_after(60):
@@ -104,6 +106,7 @@ async def test_fetch_server_only_reaches_allowed_domains(wall: Wall, url: str, a
     assert bool(calls) is allowed
 
 
+@pytest.mark.requirement("armor:rate-limit")
 async def test_rate_limit_refuses_calls_over_the_window(wall: Wall) -> None:
     config = wall.write_config({"armor": {"rate_limits": {"per_tool": {"ech*": "3/minute"}}}})
     outcomes = []
@@ -121,6 +124,7 @@ async def test_rate_limit_refuses_calls_over_the_window(wall: Wall) -> None:
     assert [c["name"] for c in wall.received_calls()] == ["echo", "echo", "echo", "add"]
 
 
+@pytest.mark.requirement("armor:output-cap")
 @pytest.mark.parametrize("mode", ["truncate", "refuse"])
 async def test_oversized_result_is_truncated_or_refused(wall: Wall, mode: str) -> None:
     config = wall.write_config({"armor": {"max_result_bytes": 4096, "on_oversize": mode}})

@@ -67,6 +67,7 @@ async def test_reads_are_auto_approved_and_writes_need_a_ticket(wall: Wall) -> N
     assert _received(wall) == [("read_note", {"name": "welcome"})]
 
 
+@pytest.mark.requirement("gate:out-of-band-approval")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_held_write_is_approved_from_a_second_process(wall: Wall, mode: str) -> None:
     config = _config(wall, approvals={"channel": "hold", "hold_seconds": 60, "poll_seconds": 0.05})
@@ -89,6 +90,7 @@ async def test_held_write_is_approved_from_a_second_process(wall: Wall, mode: st
     assert granted["approver"] == "operator"
 
 
+@pytest.mark.requirement("gate:timeout-denies")
 async def test_held_write_is_denied_when_nobody_answers(wall: Wall) -> None:
     config = _config(wall, approvals={"channel": "hold", "hold_seconds": 0.5, "poll_seconds": 0.05})
     with anyio.fail_after(60):
@@ -101,6 +103,7 @@ async def test_held_write_is_denied_when_nobody_answers(wall: Wall) -> None:
     assert any(r["type"] == "approval_expired" for r in _records(wall))
 
 
+@pytest.mark.requirement("gate:approval-bound-to-call")
 async def test_ticket_then_identical_retry_proceeds_once(wall: Wall) -> None:
     arguments = {"name": "n", "text": "once"}
     with anyio.fail_after(60):
@@ -121,6 +124,7 @@ async def test_ticket_then_identical_retry_proceeds_once(wall: Wall) -> None:
     assert _received(wall) == [("write_note", arguments)]
 
 
+@pytest.mark.requirement("gate:session-approval-scoped")
 async def test_session_approval_covers_that_session_only(wall: Wall) -> None:
     config = _config(wall)
     with anyio.fail_after(90):
@@ -139,6 +143,7 @@ async def test_session_approval_covers_that_session_only(wall: Wall) -> None:
     assert elsewhere.value.error.code == -32051
 
 
+@pytest.mark.requirement("gate:read-only-profile")
 async def test_profile_denying_confirm_makes_the_session_read_only(wall: Wall) -> None:
     gatekeeper = {"profiles": {"sandbox": {"deny": ["confirm"]}}, "default_profiles": ["sandbox"]}
     config = _config(wall, gatekeeper=gatekeeper)
@@ -153,6 +158,7 @@ async def test_profile_denying_confirm_makes_the_session_read_only(wall: Wall) -
     assert _received(wall) == [("read_note", {"name": "welcome"})]
 
 
+@pytest.mark.requirement("gate:danger-zone-lock")
 async def test_danger_zone_locks_the_session_until_released(wall: Wall) -> None:
     gatekeeper = {
         "overrides": [{"match": "*/run_command", "level": "AUTO_APPROVE", "rationale": "fixture records only"}],
@@ -178,6 +184,7 @@ async def test_danger_zone_locks_the_session_until_released(wall: Wall) -> None:
     assert "session_released" in types
 
 
+@pytest.mark.requirement("gate:model-cannot-approve")
 async def test_nothing_the_model_sends_approves_a_ticket(wall: Wall) -> None:
     from rawpeer import RawPeer
 
@@ -204,6 +211,7 @@ async def test_nothing_the_model_sends_approves_a_ticket(wall: Wall) -> None:
     assert {t["status"] for t in tickets} == {"pending"}
 
 
+@pytest.mark.requirement("gate:out-of-band-approval")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 @pytest.mark.parametrize("user_says", [True, False])
 async def test_elicitation_asks_the_user_through_the_client(wall: Wall, mode: str, user_says: bool) -> None:
@@ -231,3 +239,15 @@ async def test_elicitation_asks_the_user_through_the_client(wall: Wall, mode: st
     assert _received(wall) == ([("write_note", {"name": "n", "text": "asked"})] if user_says else [])
     granted = [r for r in _records(wall) if r["type"] in ("approval_granted", "approval_denied")]
     assert granted[0]["channel"] == "elicitation"
+
+
+@pytest.mark.requirement("gate:unknown-route-denied")
+async def test_call_to_a_tool_never_listed_is_an_unknown_route(wall: Wall) -> None:
+    config = wall.write_config({})
+    with anyio.fail_after(60):
+        async with Client(wall.params(fixture_server("wellbehaved"), config=config), mode="legacy") as client:
+            await client.list_tools()
+            with pytest.raises(MCPError) as unknown:
+                await client.call_tool("format_disk", {})
+    assert unknown.value.error.data["violation"] == "UnknownRoute"
+    assert _received(wall) == []

@@ -39,6 +39,7 @@ def _cli(wall: Wall, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.requirement("inspect:poisoned-tool-blocked")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_poisoned_tools_are_hidden_and_refused_clean_tool_works(wall: Wall, mode: str) -> None:
     config = wall.write_config({"inspection": {"block_threshold": "high"}})
@@ -58,6 +59,7 @@ async def test_poisoned_tools_are_hidden_and_refused_clean_tool_works(wall: Wall
     assert {r["tool"] for r in records if r["type"] == "mcp_detection" and r["action"] == "block"} == POISONED
 
 
+@pytest.mark.requirement("inspect:disguised-text-visible")
 async def test_ansi_escapes_never_reach_the_client_raw(wall: Wall) -> None:
     config = wall.write_config({"inspection": {"block_threshold": "critical"}})
     params = wall.params(fixture_server("poisoned", "ansi"), config=config)
@@ -68,6 +70,9 @@ async def test_ansi_escapes_never_reach_the_client_raw(wall: Wall) -> None:
     assert "\x1b" not in text
 
 
+@pytest.mark.requirement("pin:changed-tool-blocked")
+@pytest.mark.requirement("pin:whole-definition")
+@pytest.mark.requirement("pin:approval-live")
 @pytest.mark.parametrize("change", ["description", "annotation", "schema", "remove-readd"])
 async def test_rug_pull_is_held_until_approved_from_the_cli(wall: Wall, change: str) -> None:
     command = fixture_server("rugpull", change, *(["--after", "2"] if change == "remove-readd" else []))
@@ -108,6 +113,7 @@ async def test_pins_survive_restart_and_unchanged_tools_stay_quiet(wall: Wall) -
     assert statuses == ["new", "unchanged"]
 
 
+@pytest.mark.requirement("inspect:instructions-prompts-resources")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_poisoned_instructions_prompts_and_resources_are_withheld(wall: Wall, mode: str) -> None:
     config = wall.write_config({})
@@ -123,6 +129,7 @@ async def test_poisoned_instructions_prompts_and_resources_are_withheld(wall: Wa
     assert {"instructions", "prompt:summarize_secrets", "resource:exfil-note"} <= detections
 
 
+@pytest.mark.requirement("pin:changed-tool-blocked")
 async def test_changed_instructions_are_withheld_until_approved(wall: Wall) -> None:
     config = wall.write_config({})
     seen = []

@@ -80,6 +80,8 @@ async def test_real_server_lists_and_calls_through_mcpwall(wall: Wall, tmp_path:
     assert started[0]["era"] == ("handshake" if mode == "legacy" else "stateless") or mode == "auto"
 
 
+@pytest.mark.requirement("tools:denied-hidden-and-refused")
+@pytest.mark.requirement("model:generic-denial-message")
 @pytest.mark.parametrize("mode", MODES)
 async def test_denied_tool_is_hidden_and_refused_without_reaching_server(wall: Wall, mode: str) -> None:
     config = wall.write_config({"tools": {"deny": ["delete_*", "run_command"]}})
@@ -114,6 +116,7 @@ async def test_allow_list_refuses_unlisted_tool(wall: Wall, mode: str) -> None:
     assert wall.received_calls() == []
 
 
+@pytest.mark.requirement("lifecycle:server-crash-answers-pending")
 @pytest.mark.parametrize("mode", MODES)
 async def test_server_crash_mid_call_answers_the_call_at_once(wall: Wall, mode: str) -> None:
     with anyio.fail_after(30):
@@ -129,6 +132,7 @@ async def test_server_crash_mid_call_answers_the_call_at_once(wall: Wall, mode: 
     assert any(r["type"] == "tool_call_failed" and r["tool"] == "crash" for r in records)
 
 
+@pytest.mark.requirement("env:minimal-server-environment")
 @pytest.mark.parametrize("mode", MODES)
 async def test_server_environment_is_minimal(wall: Wall, mode: str) -> None:
     config = wall.write_config({"environment": {"env": {"GREETING": "hi"}}})

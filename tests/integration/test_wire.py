@@ -54,6 +54,7 @@ def _call(request_id: object, name: str, arguments: dict[str, object]) -> dict[s
         (b"42", "message must be a JSON object"),
     ],
 )
+@pytest.mark.requirement("wire:malformed-never-forwarded")
 async def test_unparseable_client_line_is_recorded_and_never_forwarded(
     peer: RawPeer, wall: Wall, line: bytes, why: str
 ) -> None:
@@ -77,6 +78,7 @@ async def test_unparseable_client_line_is_recorded_and_never_forwarded(
         ({"jsonrpc": "2.0", "id": 5, "method": 3}, -32600),
     ],
 )
+@pytest.mark.requirement("wire:malformed-never-forwarded")
 async def test_invalid_request_with_an_id_gets_an_error_back(peer: RawPeer, message: object, code: int) -> None:
     await peer.send_json(message)
     reply = await peer.recv()
@@ -84,6 +86,7 @@ async def test_invalid_request_with_an_id_gets_an_error_back(peer: RawPeer, mess
     assert reply["id"] == (message["id"] if isinstance(message["id"], int) else None)  # type: ignore[index]
 
 
+@pytest.mark.requirement("wire:batch-refused")
 async def test_batch_is_refused_in_current_protocol_and_each_request_answered(peer: RawPeer, wall: Wall) -> None:
     await peer.send_json([_call(1, "echo", {"text": "a"}), _call(2, "delete_note", {"name": "x"})])
     replies = {(await peer.recv())["id"], (await peer.recv())["id"]}
@@ -91,6 +94,7 @@ async def test_batch_is_refused_in_current_protocol_and_each_request_answered(pe
     assert wall.received_calls() == []
 
 
+@pytest.mark.requirement("wire:oversized-bounded")
 async def test_oversized_client_line_is_skipped_with_bounded_memory_and_answered(peer: RawPeer, wall: Wall) -> None:
     huge = orjson.dumps(_call(11, "echo", {"text": "x" * 300_000}))
     await peer.send(huge + b"\n")
@@ -102,6 +106,7 @@ async def test_oversized_client_line_is_skipped_with_bounded_memory_and_answered
     assert [c["arguments"] for c in wall.received_calls()] == [{"text": "small"}]
 
 
+@pytest.mark.requirement("wire:parse-once-forward-checked")
 async def test_duplicate_keys_mean_the_same_to_mcpwall_and_the_server(peer: RawPeer, wall: Wall) -> None:
     # A parser that kept the first "name" would see echo; orjson keeps the last: delete_note.
     line = b'{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"echo","name":"delete_note","arguments":{"name":"welcome"}}}'
@@ -115,6 +120,7 @@ async def test_duplicate_keys_mean_the_same_to_mcpwall_and_the_server(peer: RawP
     assert [(c["name"], c["arguments"]) for c in wall.received_calls()] == [("echo", {"text": "b"})]
 
 
+@pytest.mark.requirement("wire:unsolicited-response-dropped")
 async def test_unsolicited_response_from_client_is_dropped_and_recorded(peer: RawPeer, wall: Wall) -> None:
     await peer.send_json({"jsonrpc": "2.0", "id": 777, "result": {"action": "accept"}})
     assert (await peer.request(31, "tools/list"))["id"] == 31
@@ -134,6 +140,7 @@ async def test_duplicate_pending_request_id_is_refused(peer: RawPeer) -> None:
     assert -32600 in codes
 
 
+@pytest.mark.requirement("wire:stdout-protocol-only")
 async def test_stdout_carries_only_protocol_lines(peer: RawPeer) -> None:
     await peer.send(b"garbage\n")
     await peer.request(51, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
@@ -143,6 +150,7 @@ async def test_stdout_carries_only_protocol_lines(peer: RawPeer) -> None:
         assert orjson.loads(line)["jsonrpc"] == "2.0"
 
 
+@pytest.mark.requirement("lifecycle:signal-flushes-audit")
 async def test_sigterm_stops_server_and_flushes_the_audit_trail(peer: RawPeer, wall: Wall) -> None:
     await peer.request(61, "tools/list")
     peer.process.send_signal(signal.SIGTERM)
@@ -158,3 +166,52 @@ async def test_closing_stdin_stops_server_and_exits_zero(peer: RawPeer, wall: Wa
     assert await peer.wait() == 0
     exited = next(r for r in _audit(wall) if r["type"] == "server_exited")
     assert exited["exit_code"] == 0
+
+
+@pytest.fixture
+async def bad_server(wall: Wall) -> AsyncIterator[RawPeer]:
+    config = wall.write_config({"wire": {"max_line_bytes": 1_048_576}})
+    raw = await RawPeer.start(wall.argv(fixture_server("malformed"), config=config), wall.env(), wall.workdir)
+    try:
+        await raw.handshake()
+        await raw.request("list", "tools/list")
+        yield raw
+    finally:
+        await raw.aclose()
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("invalid-json", "parse error"),
+        ("invalid-utf8", "parse error"),
+        ("huge-line", "line too long"),
+        ("unknown-id", "unsolicited"),
+        ("batch", "batch refused"),
+        ("noise", "parse error"),
+    ],
+)
+@pytest.mark.requirement("wire:malformed-never-forwarded")
+@pytest.mark.requirement("wire:oversized-bounded")
+async def test_faulty_server_output_is_dropped_recorded_and_the_call_still_answered(
+    bad_server: RawPeer, wall: Wall, kind: str, reason: str
+) -> None:
+    reply = await bad_server.request(71, "tools/call", {"name": "misbehave", "arguments": {"kind": kind}})
+    assert "result" in reply
+    follow = await bad_server.request(72, "tools/call", {"name": "echo", "arguments": {"text": "after"}})
+    assert follow["result"]["content"][0]["text"] == "after"
+    await bad_server.close_stdin()
+    assert await bad_server.wait() == 0
+    for line in bad_server.stdout_bytes.splitlines():
+        assert orjson.loads(line)["jsonrpc"] == "2.0"
+    records = _audit(wall)
+    dropped = [r for r in records if r["type"] in ("message_rejected", "response_dropped")]
+    assert any(r["direction"] == "server" and reason in str(r.get("reason")) for r in dropped), dropped
+
+
+@pytest.mark.requirement("wire:parse-once-forward-checked")
+async def test_duplicate_key_response_reaches_the_client_as_mcpwall_read_it(bad_server: RawPeer) -> None:
+    reply = await bad_server.request(81, "tools/call", {"name": "misbehave", "arguments": {"kind": "duplicate-key"}})
+    assert reply["result"]["content"] == [{"type": "text", "text": "second"}]
+    raw = bad_server.stdout_bytes
+    assert b'"first"' not in raw

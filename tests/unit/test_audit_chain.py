@@ -46,6 +46,7 @@ def test_untouched_chain_verifies(tmp_path: Path) -> None:
     assert report.records == 5
 
 
+@pytest.mark.requirement("audit:tamper-evident")
 @pytest.mark.parametrize("how", list(TAMPERINGS))
 def test_tampered_chain_is_reported_at_the_line(tmp_path: Path, how: str) -> None:
     path = tmp_path / "audit.jsonl"
@@ -56,6 +57,7 @@ def test_tampered_chain_is_reported_at_the_line(tmp_path: Path, how: str) -> Non
     assert report.problems[0].startswith(("line 1:", "line 2:", "line 3:"))
 
 
+@pytest.mark.requirement("audit:tamper-evident")
 def test_torn_final_line_verifies_up_to_it_and_next_writer_continues(tmp_path: Path) -> None:
     path = tmp_path / "audit.jsonl"
     _write(path, 3)
