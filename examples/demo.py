@@ -1,7 +1,8 @@
 """The quick-start demo: an MCP client talks to mcp-server-time through mcpwall.
 
-It lists the tools (the denied one is hidden), calls an allowed tool, tries the denied one
-(mcpwall refuses it without reaching the server) and verifies the audit trail.
+It lists the tools (each inspected and pinned; the denied one is hidden), calls a read (the
+gatekeeper auto-approves it), tries the denied one (mcpwall refuses it without reaching the
+server), shows the pins and verifies the audit trail.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from mcp.shared.exceptions import MCPError
 
 from mcpwall.audit import verify
 from mcpwall.state import AUDIT_FILE, state_dir
+from mcpwall.store import default_store
 
 HERE = Path(__file__).resolve().parent
 
@@ -39,6 +41,9 @@ async def main() -> None:
             )
         except MCPError as exc:
             print(f"convert_time -> refused by mcpwall: {exc.error.message} {exc.error.data}")
+    for pin in default_store().list_pins("time"):
+        name = pin.tool or "(instructions)"
+        print(f"pinned {name}: {pin.status}, sha256 {pin.short_hash}, max severity {pin.max_severity}")
     audit = state_dir() / AUDIT_FILE
     report = verify(audit)
     print(f"audit trail {audit}: {report.records} records, {'chain intact' if report.ok else 'TAMPERED'}")

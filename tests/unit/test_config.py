@@ -19,6 +19,8 @@ def test_example_config_loads_and_denies_convert_time() -> None:
     config = load_config(ROOT / "examples" / "mcpwall.yaml")
     assert config.tools.deny == ["convert_time"]
     assert config.servers["time"].command == "mcp-server-time"
+    assert config.approvals.channel == "hold"
+    assert config.gatekeeper.trusts_annotations("time")
 
 
 @pytest.mark.parametrize(
@@ -67,3 +69,11 @@ def test_run_with_broken_config_fails_closed_with_clear_error(tmp_path: Path) ->
     assert result.returncode == 2
     assert result.stdout == ""
     assert "tools.deny" in result.stderr
+
+
+def test_readme_config_example_loads() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```yaml\n", 1)[1].split("```", 1)[0]
+    config = parse_config(block)
+    assert config.gatekeeper.profiles["careful"].confirm == ["*/delete_*"]
+    assert config.armor.allowed_domains == ["*.github.com", "pypi.org"]
