@@ -148,6 +148,12 @@ class StdioGateway:
         if self._to_client.writer is not None:
             await self._to_client.writer.drain()
 
+    async def _watch_timeouts(self, session: Session, limit: float) -> None:
+        while True:
+            await asyncio.sleep(min(1.0, limit / 4))
+            session.time_out(limit)
+            self._flush()
+
     def _flush(self) -> None:
         """Audit records first, then what the batch forwards."""
         try:
@@ -178,6 +184,8 @@ class StdioGateway:
         client = asyncio.create_task(self._pump(LineReader(client_in, limit), session.from_client, self._to_server))
         server = asyncio.create_task(self._pump(LineReader(server_out, limit), session.from_server, self._to_client))
         stop = asyncio.create_task(self._stop.wait())
+        if self.wire.call_timeout_seconds is not None:
+            self._holds.add(asyncio.create_task(self._watch_timeouts(session, self.wire.call_timeout_seconds)))
         done, _ = await asyncio.wait({client, server, stop}, return_when=asyncio.FIRST_COMPLETED)
         if _audit_failed(client) or _audit_failed(server):
             outcome = await self._audit_failure()

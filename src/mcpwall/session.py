@@ -247,6 +247,17 @@ class Session(ToolCalls):
 
     # ----- shared -----------------------------------------------------------------------
 
+    def time_out(self, older_than: float) -> None:
+        """Answer tool calls the server has not answered within ``older_than`` seconds, and cancel them."""
+        now = time.perf_counter()
+        late = [(rid, p) for rid, p in self.pending.items() if p.tool is not None and now - p.started > older_than]
+        for request_id, pending in late:
+            del self.pending[request_id]
+            self._reply_client(request_id, jsonrpc.UPSTREAM_TIMEOUT, "MCP server did not answer in time")
+            notice = {"requestId": request_id, "reason": "mcpwall: timed out"}
+            self.to_server(jsonrpc.dump({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": notice}))
+            self.audit.emit("tool_call_failed", tool=pending.tool, status="TIMEOUT", after_seconds=older_than)
+
     def fail_pending(self, code: int, message: str, status: str) -> None:
         """Answer every outstanding client request with an error (the server is gone)."""
         for request_id, pending in list(self.pending.items()):

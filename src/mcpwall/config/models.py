@@ -38,6 +38,9 @@ class WireSettings(Strict):
     """The longest JSON-RPC line accepted in either direction; longer lines are refused."""
     shutdown_grace_seconds: float = Field(default=5.0, gt=0, le=120)
     """How long a server may take to exit after its stdin closes before it is killed."""
+    call_timeout_seconds: float | None = Field(default=None, gt=0)
+    """A tools/call the server has not answered after this long is answered with
+    UPSTREAM_TIMEOUT (and cancelled at the server); recorded as TIMEOUT. None: no limit."""
 
 
 class AuditSettings(Strict):
