@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 import uuid
 from collections.abc import Sequence
 
 from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.ceiling import apply_ceiling
-from mcpwall.armor.environment import server_environment
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.config.models import Config, ServerSpec
@@ -18,8 +16,8 @@ from mcpwall.errors import ConfigError
 from mcpwall.gatekeeper.profiles import active_profiles, validate_profiles
 from mcpwall.gateway import StdioGateway
 from mcpwall.inspection.other import OtherDefinitions
-from mcpwall.inspection.pins import server_identity
 from mcpwall.inspection.review import ToolReviewer
+from mcpwall.launch import prepare_upstream
 from mcpwall.pipeline import Check, Pipeline
 from mcpwall.pipeline.order import default_checks
 from mcpwall.session import Policy
@@ -77,18 +75,25 @@ def session_policy(
 
 
 def build_stdio_gateway(
-    config: Config, name: str | None, command: list[str], profiles: Sequence[str] = ()
+    config: Config,
+    name: str | None,
+    command: list[str],
+    profiles: Sequence[str] = (),
+    upstream: StdioUpstream | None = None,
 ) -> StdioGateway:
     """A gateway for ``mcpwall run``: the named server's settings, else the top-level ones.
+
+    Args:
+        config: the configuration.
+        name: the server's name (its config entry and identity), if given.
+        command: the server command, if given on the command line.
+        profiles: gatekeeper profiles to activate (default: the config's).
+        upstream: the server process, when `prepare_upstream` already made (and started) it.
 
     Raises:
         ConfigError: when a credential reference cannot be resolved or a profile is unknown.
     """
-    spec = config.servers.get(name or "", ServerSpec())
-    argv = command or ([spec.command, *spec.args] if spec.command else [])
-    identity = server_identity(argv, name)
-    environment = spec.environment or config.environment
-    env = server_environment(os.environ, environment.allowed_env, environment.env)
+    prepared, identity, spec = prepare_upstream(config, name, command)
     session = uuid.uuid4().hex
     chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
     auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
@@ -99,9 +104,5 @@ def build_stdio_gateway(
         session, server=identity, era="unknown", client_info={}, profiles=profile_names, started=time.time()
     )
     return StdioGateway(
-        server=identity,
-        upstream=StdioUpstream(argv, env, cwd=spec.cwd),
-        policy=policy,
-        auditor=auditor,
-        wire=config.wire,
+        server=identity, upstream=upstream or prepared, policy=policy, auditor=auditor, wire=config.wire
     )

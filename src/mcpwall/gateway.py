@@ -221,8 +221,7 @@ class StdioGateway:
         error = _error_of(client)
         if error:
             log.error("mcpwall: client stream failed: %s", error)
-        if self.upstream.proc and self.upstream.proc.stdin:
-            self.upstream.proc.stdin.close()
+        self.upstream.close_stdin()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(server), self.wire.shutdown_grace_seconds)
         return await self._shutdown("client closed stdin")

@@ -15,9 +15,9 @@ Architecture, leaf modules first:
 - ``pins`` — canonical JSON, definition hashes, field diffs and server identities (rug pulls).
 """
 
-from mcpwall.inspection.catalog import CatalogError, RuleSpec, compile_rules
-from mcpwall.inspection.detector import inspect_definition
-from mcpwall.inspection.evaluation import EvaluationReport, evaluate, render
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from mcpwall.inspection.findings import Finding, Severity, max_severity
 from mcpwall.inspection.normalize import make_visible, normalize
 from mcpwall.inspection.pins import (
@@ -28,7 +28,30 @@ from mcpwall.inspection.pins import (
     instructions_hash,
     server_identity,
 )
-from mcpwall.inspection.reports import inspect_file
+
+if TYPE_CHECKING:
+    from mcpwall.inspection.catalog import CatalogError, RuleSpec, compile_rules
+    from mcpwall.inspection.detector import inspect_definition
+    from mcpwall.inspection.evaluation import EvaluationReport, evaluate, render
+    from mcpwall.inspection.reports import inspect_file
+
+_HOMES = {
+    "catalog": ("CatalogError", "RuleSpec", "compile_rules"),
+    "detector": ("inspect_definition",),
+    "evaluation": ("EvaluationReport", "evaluate", "render"),
+    "reports": ("inspect_file",),
+}
+_WHERE = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """The heavy half of the API (catalog, detector, evaluation), imported on first use:
+    ``mcpwall run`` must not pay for the detector before its server has started."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcpwall.inspection' has no attribute {name!r}")
+    return getattr(import_module(f"mcpwall.inspection.{module}"), name)
+
 
 __all__ = [
     "CatalogError",

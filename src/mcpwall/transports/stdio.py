@@ -11,6 +11,7 @@ import contextlib
 import os
 import signal
 import stat
+import subprocess
 import sys
 import threading
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,10 @@ KILL_AFTER_TERM = 2.0
 class StdioUpstream:
     """A spawned MCP server and its stdin/stdout pipes.
 
+    The process is started synchronously (`spawn`), so that ``mcpwall run`` can start it before
+    importing the rest of itself: the server's start-up and mcpwall's overlap. `connect` then
+    wraps its pipes in asyncio streams.
+
     Args:
         argv: the command and its arguments.
         env: the complete environment it gets.
@@ -33,30 +38,47 @@ class StdioUpstream:
         self.argv = list(argv)
         self.env = dict(env)
         self.cwd = cwd
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._writer: asyncio.StreamWriter | None = None
 
-    async def start(self, stdout_limit: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        """Spawn the server.
+    def spawn(self) -> None:
+        """Start the server process (once).
 
         Raises:
             UpstreamStartError: when the command cannot be started.
         """
+        if self.proc is not None:
+            return
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
                 stderr=sys.stderr.fileno(),
                 env=self.env,
                 cwd=self.cwd,
                 start_new_session=True,
-                limit=stdout_limit,
+                bufsize=0,
             )
         except OSError as exc:
             raise UpstreamStartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from exc
+
+    async def start(self, stdout_limit: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """Spawn the server if not yet, and return asyncio streams over its stdout and stdin.
+
+        Raises:
+            UpstreamStartError: when the command cannot be started.
+        """
+        self.spawn()
+        assert self.proc is not None  # noqa: S101 -- spawn() set it or raised
         assert self.proc.stdin is not None  # noqa: S101 -- PIPE was asked for
         assert self.proc.stdout is not None  # noqa: S101 -- PIPE was asked for
-        return self.proc.stdout, self.proc.stdin
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=stdout_limit)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), self.proc.stdout)
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, self.proc.stdin)
+        self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
+        return reader, self._writer
 
     @property
     def pid(self) -> int | None:
@@ -64,19 +86,25 @@ class StdioUpstream:
 
     async def wait(self) -> int | None:
         """Wait for the process to exit; its exit code (negative: killed by that signal)."""
-        return await self.proc.wait() if self.proc else None
+        if self.proc is None:
+            return None
+        return await asyncio.get_running_loop().run_in_executor(None, self.proc.wait)
+
+    def close_stdin(self) -> None:
+        """Tell the server no more requests are coming."""
+        if self._writer is not None and not self._writer.is_closing():
+            self._writer.close()
 
     async def stop(self, grace: float) -> int | None:
         """Close stdin, give the server ``grace`` seconds, then SIGTERM, then SIGKILL its group."""
         if self.proc is None:
             return None
-        if self.proc.stdin is not None and not self.proc.stdin.is_closing():
-            self.proc.stdin.close()
+        self.close_stdin()
         for sig, wait in ((None, grace), (signal.SIGTERM, KILL_AFTER_TERM), (signal.SIGKILL, None)):
             if sig is not None:
                 self._signal_group(sig)
             with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(self.proc.wait(), wait)
+                return await asyncio.wait_for(self.wait(), wait)
         return self.proc.returncode
 
     def _signal_group(self, sig: signal.Signals) -> None:

@@ -1,0 +1,27 @@
+"""Starting the server of ``mcpwall run``: kept light so it can happen before the heavy imports.
+
+`prepare_upstream` needs only the configuration; the gateway's checks, inspection catalog and
+store are imported and built while the server process boots.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mcpwall.armor.environment import server_environment
+from mcpwall.config.models import Config, ServerSpec
+from mcpwall.inspection.pins import server_identity
+from mcpwall.transports.stdio import StdioUpstream
+
+
+def prepare_upstream(config: Config, name: str | None, command: list[str]) -> tuple[StdioUpstream, str, ServerSpec]:
+    """The server process (not yet started), its identity and its config entry.
+
+    Raises:
+        ConfigError: when a credential reference cannot be resolved.
+    """
+    spec = config.servers.get(name or "", ServerSpec())
+    argv = command or ([spec.command, *spec.args] if spec.command else [])
+    environment = spec.environment or config.environment
+    env = server_environment(os.environ, environment.allowed_env, environment.env)
+    return StdioUpstream(argv, env, cwd=spec.cwd), server_identity(argv, name), spec
