@@ -11,6 +11,7 @@ from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.ceiling import apply_ceiling
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.audit import AuditChain, Auditor
+from mcpwall.audit.webhook import WebhookSink
 from mcpwall.config.models import Config, ServerSpec
 from mcpwall.errors import ConfigError
 from mcpwall.gatekeeper.profiles import active_profiles, validate_profiles
@@ -97,6 +98,7 @@ def build_stdio_gateway(
     session = uuid.uuid4().hex
     chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
     auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
+    auditor.attach(WebhookSink.from_settings(config.audit.webhook, on_failure=auditor.report))
     store = default_store(config.state_dir)
     policy = session_policy(config, spec, identity, session, profiles, store, auditor)
     profile_names = [p.name for p in policy.profiles]

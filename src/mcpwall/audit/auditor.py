@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import time
+from queue import SimpleQueue
 from typing import Any
 
 import orjson
 
 from mcpwall.audit.chain import AuditChain
+from mcpwall.audit.webhook import WebhookSink
 
 
 def arguments_digest(arguments: Any) -> str:
@@ -32,6 +34,8 @@ class Auditor:
         self.server = server
         self.keep_arguments = keep_arguments
         self._queue: list[dict[str, Any]] = []
+        self._from_threads: SimpleQueue[dict[str, Any]] = SimpleQueue()
+        self.sink: WebhookSink | None = None
 
     def emit(self, event_type: str, **fields: Any) -> None:
         """Queue one event; `flush` writes it (the gateway flushes before forwarding anything)."""
@@ -45,9 +49,32 @@ class Auditor:
         Raises:
             OSError: when the trail cannot be written; the gateway then forwards nothing.
         """
+        while not self._from_threads.empty():
+            self._queue.append(self._from_threads.get_nowait())
         if self._queue:
             events, self._queue = self._queue, []
-            self.chain.append_many(events)
+            records = self.chain.append_many(events)
+            if self.sink is not None:
+                for record in records:
+                    self.sink.offer(record)
+
+    def attach(self, sink: WebhookSink | None) -> None:
+        """Send every record to a webhook as well; its failures come back as audit events."""
+        self.sink = sink
+
+    def report(self, event: dict[str, Any]) -> None:
+        """Queue an event from another thread (the webhook's); written at the next flush."""
+        stamped = {"ts": time.time(), "session": self.session, "server": self.server, **event}
+        self._from_threads.put(stamped)
+
+    def close(self) -> None:
+        """Flush, stop the webhook (bounded), and close the chain."""
+        self.flush()
+        if self.sink is not None:
+            self.sink.close(timeout=5.0)
+            self.sink = None
+        self.flush()
+        self.chain.close()
 
     def arguments(self, arguments: Any) -> dict[str, Any]:
         """The audit form of a call's arguments: a hash, plus a truncated copy if configured."""

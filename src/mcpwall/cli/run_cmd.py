@@ -66,8 +66,7 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(f"mcpwall: {exc}\n")
         return EXIT_USAGE
     finally:
-        gateway.audit.flush()
-        gateway.audit.chain.close()
+        gateway.audit.close()
 
 
 def _event_loop_run(gateway: object) -> int:

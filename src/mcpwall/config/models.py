@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mcpwall.approvals.settings import ApprovalSettings
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.tool_lists import ToolLists
+from mcpwall.audit.webhook import WebhookSettings
 from mcpwall.gatekeeper.settings import GatekeeperSettings
 from mcpwall.inspection.settings import InspectionSettings
 
@@ -48,6 +49,8 @@ class AuditSettings(Strict):
 
     record_arguments: int = Field(default=0, ge=0)
     """Characters of a call's arguments kept in the audit record; 0 keeps only their hash."""
+    webhook: WebhookSettings = Field(default_factory=WebhookSettings)
+    """Also POST audit records to a URL (off unless ``url`` is set); never delays a message."""
 
 
 class ServerSpec(Strict):
