@@ -7,6 +7,9 @@ Measures, against benchmarks/echo_server.py:
   server alone);
 - mcpwall's peak RSS (VmHWM of the mcpwall process).
 
+mcpwall runs with its default configuration (every check on: tool lists, inspection and
+pinning, gatekeeper, armor, audit); the echo tool is a read, so it is auto-approved.
+
 Reproduce: .venv/bin/python benchmarks/bench_relay.py [--calls 5000] [--pipelined 20000]
 """
 
@@ -115,7 +118,18 @@ def measure(argv: list[str], env: dict[str, str], calls: int, pipelined: int) ->
     }
 
 
+def compile_bytecode() -> None:
+    """Write mcpwall's bytecode first, as an installed package has it (PYTHONDONTWRITEBYTECODE
+    would otherwise make every start compile every module from source)."""
+    import compileall
+
+    import mcpwall
+
+    compileall.compile_dir(Path(mcpwall.__file__).parent, quiet=1)
+
+
 def main() -> None:
+    compile_bytecode()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=5000)
     parser.add_argument("--pipelined", type=int, default=20000)

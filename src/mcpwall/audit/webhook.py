@@ -27,12 +27,14 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
-import httpx
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+if TYPE_CHECKING:
+    import httpx
 
 FAILED_EVENT: Final = "webhook_failed"
 RETRY_STATUSES: Final = frozenset({408, 425, 429})
@@ -130,7 +132,10 @@ class WebhookSink:
         self._throttle = _Throttle(failure_interval)
         self._queue: queue.Queue[object] = queue.Queue(maxsize=max_queue)
         self._abort = threading.Event()
+        import httpx  # only when a webhook is configured: keeps `mcpwall run` start-up short
+
         self._client = httpx.Client(timeout=timeout_seconds, transport=transport, follow_redirects=False)
+        self._http_error = httpx.HTTPError
         self._thread = threading.Thread(target=self._run, name="mcpwall-webhook", daemon=True)
         self._thread.start()
 
@@ -211,7 +216,7 @@ class WebhookSink:
     def _post(self, body: bytes) -> tuple[int | None, str]:
         try:
             response = self._client.post(self.url, content=body, headers={"content-type": "application/json"})
-        except httpx.HTTPError as exc:
+        except self._http_error as exc:
             return None, f"{type(exc).__name__}: {exc}"
         return response.status_code, ""
 
