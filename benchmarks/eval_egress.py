@@ -1,9 +1,10 @@
 """Replays agent-egress-bench cases through ``mcpwall run`` and counts matching verdicts.
 
 Each case's ``payload.jsonrpc_messages`` is replayed: tools/call requests are sent through
-mcpwall (in front of benchmarks/replay_server.py) and a case counts as "block" when mcpwall
-refused any of them; tool-definition cases make the replay server list those tools, and count
-as "block" when mcpwall hid any. Cases without JSON-RPC messages (raw response bodies, URLs)
+mcpwall (in front of benchmarks/replay_server.py, which lists plain definitions of the tools the
+case calls, as a real server would; the calls are sent once the listing has arrived) and a case
+counts as "block" when mcpwall refused any of them; tool-definition cases make the replay server
+list those tools, and count as "block" when mcpwall hid any. Cases without JSON-RPC messages (raw response bodies, URLs)
 and tool-result cases are reported as not replayable here.
 
 Reproduce: .venv/bin/python benchmarks/eval_egress.py ../shared/corpus/egress-cases
@@ -31,22 +32,50 @@ INIT = {
 }
 
 
+def _tools_called(calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """Plain definitions of the tools a case calls, so the server lists what the agent uses
+    (a call to a tool the server never listed would be refused as an unknown route)."""
+    tools = {}
+    for call in calls:
+        name = call["params"]["name"]
+        properties = {key: {"type": "string"} for key in call["params"].get("arguments", {})}
+        tools[name] = {
+            "name": name,
+            "description": f"The {name} tool.",
+            "inputSchema": {"type": "object", "properties": properties},
+        }
+    return {"tools": list(tools.values())}
+
+
+def _converse(argv: list[str], env: dict[str, str], head: list[Any], calls: list[Any]) -> list[dict[str, Any]]:
+    """Handshake and list first, wait for the listing (as clients do), then send the calls."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        proc.stdin.write(b"".join(orjson.dumps(m) + b"\n" for m in head))
+        proc.stdin.flush()
+        replies: list[dict[str, Any]] = []
+        while not replies or replies[-1].get("id") != "list":
+            replies.append(orjson.loads(proc.stdout.readline()))
+        proc.stdin.write(b"".join(orjson.dumps(m) + b"\n" for m in calls))
+        proc.stdin.close()
+        replies += [orjson.loads(line) for line in proc.stdout if line.strip()]
+        return replies
+    finally:
+        proc.kill()
+        proc.wait(30)
+
+
 def _replay(messages: list[dict[str, Any]], state: Path, policy: Path) -> str:
     calls = [m for m in messages if m.get("method") == "tools/call"]
     listed = next((m["result"] for m in messages if isinstance(m.get("result"), dict) and "tools" in m["result"]), None)
     if not calls and listed is None:
         return "n/a"
     env = {"PATH": os.environ["PATH"], "HOME": str(state), "MCPWALL_STATE_DIR": str(state)}
-    if listed is not None:
-        tools_file = state / "tools.json"
-        tools_file.write_bytes(orjson.dumps(listed))
-        env["REPLAY_TOOLS"] = str(tools_file)
-    lines = [
-        INIT,
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
-    ]
-    lines += [{**c, "id": f"c{i}"} for i, c in enumerate(calls)]
+    tools_file = state / "tools.json"
+    tools_file.write_bytes(orjson.dumps(listed if listed is not None else _tools_called(calls)))
+    env["REPLAY_TOOLS"] = str(tools_file)
     argv = [
         sys.executable,
         "-m",
@@ -58,9 +87,12 @@ def _replay(messages: list[dict[str, Any]], state: Path, policy: Path) -> str:
         sys.executable,
         str(HERE / "replay_server.py"),
     ]
-    payload = b"".join(orjson.dumps(m) + b"\n" for m in lines)
-    done = subprocess.run(argv, input=payload, capture_output=True, env=env, timeout=60, check=False)
-    replies = [orjson.loads(x) for x in done.stdout.splitlines() if x.strip()]
+    head = [
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
+    ]
+    replies = _converse(argv, env, head, [{**c, "id": f"c{i}"} for i, c in enumerate(calls)])
     refused = any(r.get("error", {}).get("code") == -32050 for r in replies)
     shown: list[object] = next((r["result"]["tools"] for r in replies if r.get("id") == "list" and "result" in r), [])
     hidden = listed is not None and len(shown) < len(listed.get("tools", []))
