@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from mcpwall.armor.check import check_arguments
+from mcpwall.armor.secrets import check_secrets
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.violations import Violation
 from mcpwall.mcp import ToolCall
@@ -30,6 +31,8 @@ class ArgumentCheck(Check):
         definition = ctx.tools.get(call.name)
         schema = _schema(definition)
         violations = check_arguments(call.name, call.arguments, schema, self.settings)
+        if self.settings.block_secrets and (leak := check_secrets(call.arguments, self.settings.secret_allowlist)):
+            violations.append(leak)
         return refusal(self.name, violations[0], violations) if violations else None
 
 

@@ -59,6 +59,8 @@ def apply_ceiling(settings: ArmorSettings, ceiling: ArmorSettings) -> ArmorSetti
         allow_shell_metacharacters=settings.allow_shell_metacharacters and ceiling.allow_shell_metacharacters,
         allow_interpreter_wrappers=settings.allow_interpreter_wrappers and ceiling.allow_interpreter_wrappers,
         rate_limits=_rates(settings.rate_limits, ceiling.rate_limits),
+        block_secrets=settings.block_secrets or ceiling.block_secrets,
+        secret_allowlist=sorted(set(settings.secret_allowlist) & set(ceiling.secret_allowlist)),
         max_result_bytes=min(settings.max_result_bytes, ceiling.max_result_bytes),
         on_oversize="refuse" if "refuse" in (settings.on_oversize, ceiling.on_oversize) else "truncate",
     )

@@ -116,6 +116,10 @@ class ArmorSettings(BaseModel):
     rate_limits: RateLimitSettings = Field(default_factory=RateLimitSettings)
     """Call-rate windows."""
 
+    block_secrets: bool = True
+    """Refuse calls whose arguments carry a credential (SecretInArguments)."""
+    secret_allowlist: list[str] = Field(default_factory=list)
+    """Literal argument values that are not secrets here (e.g. a documented example key)."""
     max_result_bytes: int = Field(default=524288, ge=1024)
     """Largest tools/call result (serialized JSON bytes) passed to the client."""
 

@@ -28,6 +28,8 @@ CommandNotAllowed          the base command is not allowed, or the command line 
                            metacharacters or an interpreter wrapper (``sh -c``)
 SubcommandNotAllowed       the command's first positional argument is not allowed
 OutputSizeLimitExceeded    a tool result is larger than the limit and the mode is refuse
+SecretInArguments          the arguments carry a credential (private key, cloud key, token,
+                           password in a URL, secret assignment, seed phrase; also encoded)
 =========================  ==============================================================
 
 The same table is :data:`VIOLATION_TYPES`, so tooling can list it.
@@ -57,6 +59,7 @@ class ViolationType(StrEnum):
     COMMAND_NOT_ALLOWED = "CommandNotAllowed"
     SUBCOMMAND_NOT_ALLOWED = "SubcommandNotAllowed"
     OUTPUT_SIZE_LIMIT_EXCEEDED = "OutputSizeLimitExceeded"
+    SECRET_IN_ARGUMENTS = "SecretInArguments"  # noqa: S105 -- a violation name, not a secret
 
 
 VIOLATION_TYPES: Mapping[str, str] = MappingProxyType(
@@ -71,6 +74,7 @@ VIOLATION_TYPES: Mapping[str, str] = MappingProxyType(
         ViolationType.COMMAND_NOT_ALLOWED: "command not allowed, shell metacharacters or wrappers",
         ViolationType.SUBCOMMAND_NOT_ALLOWED: "the command's subcommand is not allowed",
         ViolationType.OUTPUT_SIZE_LIMIT_EXCEEDED: "the tool result is larger than the limit",
+        ViolationType.SECRET_IN_ARGUMENTS: "the arguments carry a credential (key, token, password, seed phrase)",
     }
 )
 """Every violation type with a one-line description (the table in the module docstring)."""
