@@ -215,3 +215,39 @@ async def test_duplicate_key_response_reaches_the_client_as_mcpwall_read_it(bad_
     assert reply["result"]["content"] == [{"type": "text", "text": "second"}]
     raw = bad_server.stdout_bytes
     assert b'"first"' not in raw
+
+
+@pytest.mark.requirement("wire:stdout-protocol-only")
+def test_stdin_and_stdout_may_be_regular_files(wall: Wall) -> None:
+    import subprocess
+
+    script = wall.workdir / "in.jsonl"
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "f", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    script.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    out = wall.workdir / "out.jsonl"
+    with script.open("rb") as stdin, out.open("wb") as stdout:
+        done = subprocess.run(
+            wall.argv(fixture_server("wellbehaved")),
+            stdin=stdin,
+            stdout=stdout,
+            env=wall.env(),
+            timeout=60,
+            check=False,
+        )
+    replies = [orjson.loads(line) for line in out.read_bytes().splitlines()]
+    assert done.returncode == 0
+    assert [r["id"] for r in replies] == [1, 2]
+    assert "echo" in {t["name"] for t in replies[1]["result"]["tools"]}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import signal
 import stat
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Mapping, Sequence
+from typing import BinaryIO
 
 from mcpwall.errors import UpstreamStartError
 
@@ -123,9 +125,30 @@ async def client_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     else:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    if stat.S_ISREG(os.fstat(stdout.fileno()).st_mode):
+        return reader, _FileWriter(stdout)  # type: ignore[return-value] # the StreamWriter subset the gateway uses
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
     return reader, writer
+
+
+class _FileWriter:
+    """stdout redirected to a regular file, which the event loop cannot watch: plain writes."""
+
+    def __init__(self, file: io.FileIO | BinaryIO) -> None:
+        self._file = file
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+
+    async def drain(self) -> None:
+        return None
+
+    def is_closing(self) -> bool:
+        return self._file.closed
+
+    def close(self) -> None:
+        self._file.close()
 
 
 def _feed_from_thread(loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, fd: int) -> None:
