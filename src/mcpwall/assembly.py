@@ -6,6 +6,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 
 from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.ceiling import apply_ceiling
@@ -101,6 +102,7 @@ def build_stdio_gateway(
     auditor.attach(WebhookSink.from_settings(config.audit.webhook, on_failure=auditor.report))
     store = default_store(config.state_dir)
     policy = session_policy(config, spec, identity, session, profiles, store, auditor)
+    policy = replace(policy, secrets=(upstream or prepared).secrets)
     profile_names = [p.name for p in policy.profiles]
     store.upsert_session(
         session, server=identity, era="unknown", client_info={}, profiles=profile_names, started=time.time()

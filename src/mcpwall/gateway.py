@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcpwall import jsonrpc
+from mcpwall.approvals import waiting
 from mcpwall.audit import Auditor
 from mcpwall.config.models import WireSettings
 from mcpwall.errors import AuditError
@@ -131,19 +132,9 @@ class StdioGateway:
 
     async def _wait_for_decision(self, session: Session, ticket: str) -> None:
         """Poll the shared store for a human's decision on a held call, then resume it."""
-        gate = self.policy.gate
-        if gate is None:
+        if self.policy.gate is None:
             return
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + gate.settings.hold_seconds
-        status = gate.status(ticket)
-        while status == "pending" and loop.time() < deadline:
-            await asyncio.sleep(gate.settings.poll_seconds)
-            status = gate.status(ticket)
-        if status == "pending":
-            gate.decide(ticket, approve=False, channel="timeout", by="mcpwall")
-            status = "expired"
-        session.resume(ticket, status)
+        session.resume(ticket, await waiting.decision(self.policy.gate, ticket))
         self._flush()
         if self._to_client.writer is not None:
             await self._to_client.writer.drain()

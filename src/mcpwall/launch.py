@@ -15,7 +15,8 @@ from mcpwall.transports.stdio import StdioUpstream
 
 
 def prepare_upstream(config: Config, name: str | None, command: list[str]) -> tuple[StdioUpstream, str, ServerSpec]:
-    """The server process (not yet started), its identity and its config entry.
+    """The server process (not yet started, its resolved credentials in ``secrets``), its
+    identity and its config entry.
 
     Raises:
         ConfigError: when a credential reference cannot be resolved.
@@ -23,5 +24,7 @@ def prepare_upstream(config: Config, name: str | None, command: list[str]) -> tu
     spec = config.servers.get(name or "", ServerSpec())
     argv = command or ([spec.command, *spec.args] if spec.command else [])
     environment = spec.environment or config.environment
-    env = server_environment(os.environ, environment.allowed_env, environment.env)
-    return StdioUpstream(argv, env, cwd=spec.cwd), server_identity(argv, name), spec
+    env, secrets = server_environment(os.environ, environment.allowed_env, environment.env)
+    upstream = StdioUpstream(argv, env, cwd=spec.cwd)
+    upstream.secrets = secrets
+    return upstream, server_identity(argv, name), spec

@@ -184,7 +184,18 @@ class Session(ToolCalls):
         elif pending.tool is not None:
             self._cap_output(pending, message.obj)
             self._call_finished(pending, message.obj)
-        self.to_client(jsonrpc.dump(message.obj))
+        self.to_client(self._scrubbed(jsonrpc.dump(message.obj)))
+
+    def _scrubbed(self, line: bytes) -> bytes:
+        """A server's answer with any credential it was given replaced by a marker."""
+        if not len(self.policy.secrets):
+            return line
+        text = line.decode()
+        clean = self.policy.secrets.redact(text)
+        if clean == text:
+            return line
+        self.audit.emit("credential_redacted", direction="server")
+        return clean.encode()
 
     def _inspect_other(self, method: str, result: dict[str, Any]) -> None:
         assert self.others is not None  # noqa: S101 -- checked by the caller

@@ -10,6 +10,7 @@ from mcpwall import mcp
 from mcpwall.approvals.gate import ApprovalGate
 from mcpwall.armor.settings import ArmorSettings
 from mcpwall.calls import Admission
+from mcpwall.credentials import Secrets
 from mcpwall.gatekeeper.profiles import Profile
 from mcpwall.gatekeeper.settings import DangerZoneSettings
 from mcpwall.inspection.other import OtherDefinitions
@@ -38,6 +39,7 @@ class Policy:
     store: Store | None = None
     danger: DangerZoneSettings = field(default_factory=DangerZoneSettings)
     profiles: tuple[Profile, ...] = ()
+    secrets: Secrets = field(default_factory=Secrets)
 
 
 @dataclass(frozen=True, slots=True)

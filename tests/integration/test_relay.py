@@ -146,3 +146,18 @@ async def test_server_environment_is_minimal(wall: Wall, mode: str) -> None:
     assert "SECRET_TOKEN" not in shown
     assert "GREETING" in shown
     assert "MCPWALL_STATE_DIR" not in shown
+
+
+@pytest.mark.requirement("env:minimal-server-environment")
+async def test_credential_reference_reaches_only_the_server_and_an_echo_is_redacted(wall: Wall) -> None:
+    config = wall.write_config({"environment": {"env": {"API_TOKEN": "env:SOURCE_OF_TOKEN"}}})
+    token = "tok-7f3a9c2e5b1d4f6a"
+    params = wall.params(npm_server("mcp-server-everything", "stdio"), config=config, SOURCE_OF_TOKEN=token)
+    with anyio.fail_after(30):
+        async with Client(params, mode="legacy") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            shown = _text(await client.call_tool("get-env" if "get-env" in names else "printEnv", {}))
+    assert "API_TOKEN" in shown
+    assert token not in shown
+    assert "[mcpwall:redacted]" in shown
+    assert token not in wall.audit.read_text(encoding="utf-8")

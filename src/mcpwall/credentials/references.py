@@ -33,18 +33,37 @@ def _from_file(location: str, parent_env: Mapping[str, str], path: str) -> str:
         raise ConfigError(f"credential file {location} cannot be read", path=path) from exc
 
 
+def _keyring_errors() -> tuple[type[Exception], ...]:
+    """The errors a keyring lookup raises when the keyring cannot be used.
+
+    ``keyring`` wraps most backend failures in `KeyringError`, but the Secret Service backend lets
+    some through: SecretStorage's (no bus address), jeepney's (an unexpected D-Bus error reply)
+    and `OSError` (no socket at the bus address).
+    """
+    from keyring.errors import KeyringError
+
+    errors: list[type[Exception]] = [KeyringError, OSError]
+    try:  # the Secret Service backend's libraries, on Linux only
+        from jeepney.wrappers import DBusErrorResponse  # type: ignore[import-untyped]  # jeepney ships no types
+        from secretstorage.exceptions import SecretStorageException
+    except ImportError:
+        pass
+    else:
+        errors += [SecretStorageException, DBusErrorResponse]
+    return tuple(errors)
+
+
 def _from_keyring(entry: str, parent_env: Mapping[str, str], path: str) -> str:
     service, _, name = entry.rpartition("/")
     if not service or not name:
         raise ConfigError(f"credential reference keyring:{entry} is not of the form keyring:SERVICE/NAME", path=path)
     try:  # imported on first use: most configurations never need the keyring
         import keyring
-        from keyring.errors import KeyringError
     except ImportError as exc:
         raise ConfigError("keyring: credential references need the 'keyring' package", path=path) from exc
     try:
         value = keyring.get_password(service, name)
-    except (KeyringError, OSError) as exc:
+    except _keyring_errors() as exc:
         # No value was read, so the backend's own message cannot carry one.
         raise ConfigError(
             f"credential reference keyring:{service}/{name}: the keyring cannot be read ({exc})", path=path

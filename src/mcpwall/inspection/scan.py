@@ -167,7 +167,7 @@ async def scan_server(target: ScanTarget, context: ScanContext) -> ServerScan:
     scan = ServerScan(target.name, identity)
     with io.TextIOWrapper(tempfile.TemporaryFile(), encoding="utf-8", errors="replace") as errlog:
         try:
-            env = server_environment(context.parent_env, target.allowed_env, target.env)
+            env, _ = server_environment(context.parent_env, target.allowed_env, target.env)
             with anyio.fail_after(context.timeout):
                 tools = await _listed(target, env, errlog)
         except TimeoutError:

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import BinaryIO
 
+from mcpwall.credentials import Secrets
 from mcpwall.errors import UpstreamStartError
 
 KILL_AFTER_TERM = 2.0
@@ -42,6 +43,8 @@ class StdioUpstream:
         self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self._writer: asyncio.StreamWriter | None = None
+        self.secrets = Secrets()
+        """The credentials resolved into ``env``: replaced by a marker if the server echoes them."""
 
     def spawn(self) -> None:
         """Start the server process (once).
