@@ -6,6 +6,7 @@
     ├── ConfigError      a configuration that does not load (carries the key path and line)
     ├── ProtocolError    bytes from a peer that are not a usable JSON-RPC message
     ├── AuditError       the audit trail cannot be written (the gateway stops: fail closed)
+    ├── IdentityError    an agent's credentials do not verify (mcpwall.identity; HTTP 401)
     └── UpstreamError    the MCP server behind mcpwall failed
         ├── UpstreamStartError   it could not be started
         └── UpstreamExited       it exited while mcpwall was relaying

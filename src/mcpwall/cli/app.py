@@ -14,6 +14,7 @@ from mcpwall.cli import (
     policy_cmd,
     registry_cmd,
     scan_cmd,
+    serve_cmd,
     sessions_cmd,
 )
 
@@ -29,6 +30,7 @@ app.command("inspect")(inspect_cmd.inspect)
 app.command("evaluate")(inspect_cmd.evaluate)
 app.command("scan")(scan_cmd.scan)
 app.add_typer(policy_cmd.app, name="policy")
+app.command("serve")(serve_cmd.serve)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []})

@@ -14,6 +14,7 @@ from mcpwall.armor.tool_lists import ToolLists
 from mcpwall.audit.webhook import WebhookSettings
 from mcpwall.gatekeeper.settings import GatekeeperSettings
 from mcpwall.inspection.settings import InspectionSettings
+from mcpwall.routing.settings import RoutingSettings
 
 
 class Strict(BaseModel):
@@ -92,5 +93,7 @@ class Config(Strict):
     """Framing limits and lifecycle timing."""
     audit: AuditSettings = Field(default_factory=AuditSettings)
     """The audit trail."""
+    routing: RoutingSettings = Field(default_factory=RoutingSettings)
+    """How ``mcpwall serve`` fronts many servers: pool, timeouts, prefix routes."""
     servers: dict[str, ServerSpec] = Field(default_factory=dict)
     """Servers by name; ``mcpwall run --name NAME`` takes that server's settings."""

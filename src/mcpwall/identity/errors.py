@@ -19,7 +19,7 @@ class IdentityFailure(StrEnum):
 
     MISSING_CREDENTIALS = "missing_credentials"
     """No ``Authorization: Bearer`` header, or another scheme."""
-    MALFORMED_TOKEN = "malformed_token"
+    MALFORMED_TOKEN = "malformed_token"  # noqa: S105 -- a reason code, not a secret
     """Not a decodable JWT, too long, or a header of the wrong shape."""
     ALGORITHM_REFUSED = "algorithm_refused"
     """The token's header names an algorithm outside the allow list (``none``, ``HS256``, ...)."""
@@ -49,7 +49,7 @@ class IdentityFailure(StrEnum):
     """``nbf`` is still ahead, beyond the leeway."""
     ISSUED_IN_FUTURE = "issued_in_future"
     """``iat`` is ahead, beyond the leeway."""
-    INVALID_TOKEN = "invalid_token"
+    INVALID_TOKEN = "invalid_token"  # noqa: S105 -- a reason code, not a secret
     """Any other refusal by the JWT library."""
     UNMAPPED_AGENT = "unmapped_agent"
     """The verified agent matches no ``agents`` entry and no default is configured."""

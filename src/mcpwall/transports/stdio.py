@@ -47,12 +47,12 @@ class StdioUpstream:
         """The credentials resolved into ``env``: replaced by a marker if the server echoes them."""
 
     def spawn(self) -> None:
-        """Start the server process (once).
+        """Start the server process, unless it is already running (a dead one is started again).
 
         Raises:
             UpstreamStartError: when the command cannot be started.
         """
-        if self.proc is not None:
+        if self.proc is not None and self.proc.poll() is None:
             return
         try:
             self.proc = subprocess.Popen(

@@ -1,0 +1,80 @@
+"""Agent identity on the HTTP front: who sent a request, and what that identity selects.
+
+::
+
+    Authenticator (authenticator.py)       request -> AgentIdentity, or IdentityError (-> 401)
+    ├── JwtVerifier (jwt.py)               Authorization: Bearer, EdDSA / RS256 only
+    │   └── JwksCache (jwks.py)            keys from a file or a URL, TTL, refresh on unknown kid
+    ├── EnvelopeVerifier (envelope.py)     Ed25519 signature over method, path, time, nonce, body
+    │   └── NonceStore (nonces.py)         replay refusal; MemoryNonceStore now, shared later
+    └── resolve_agent (agent.py)           subject + claims -> profiles + tool manifest
+
+``bound_manifest`` (agent.py) bounds an agent's tool manifest by the gateway's ceiling. The
+models of the ``identity:`` section are in settings.py. Every refusal is one
+:class:`IdentityError`: a generic public message for the caller, an :class:`IdentityFailure`
+code and detail for the operator. This package serves no HTTP: it is the library the HTTP front
+calls with a request's method, path, headers and body.
+"""
+
+from mcpwall.identity.agent import AgentIdentity, ToolManifest, bound_manifest, resolve_agent
+from mcpwall.identity.authenticator import Authenticator
+from mcpwall.identity.envelope import (
+    ENVELOPE_HEADERS,
+    KEY_ID_HEADER,
+    NONCE_HEADER,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    EnvelopeVerifier,
+    VerifiedEnvelope,
+    encode_public_key,
+    sign_request,
+    signed_string,
+)
+from mcpwall.identity.errors import IdentityError, IdentityFailure
+from mcpwall.identity.jwks import JwksCache, VerificationKey, file_loader, parse_jwks, url_loader
+from mcpwall.identity.jwt import JwtVerifier, bearer_token
+from mcpwall.identity.nonces import MemoryNonceStore, NonceOutcome, NonceStore
+from mcpwall.identity.settings import (
+    AgentGrant,
+    AgentMapping,
+    EnvelopeKey,
+    EnvelopeSettings,
+    IdentitySettings,
+    JwtSettings,
+)
+
+__all__ = [
+    "ENVELOPE_HEADERS",
+    "KEY_ID_HEADER",
+    "NONCE_HEADER",
+    "SIGNATURE_HEADER",
+    "TIMESTAMP_HEADER",
+    "AgentGrant",
+    "AgentIdentity",
+    "AgentMapping",
+    "Authenticator",
+    "EnvelopeKey",
+    "EnvelopeSettings",
+    "EnvelopeVerifier",
+    "IdentityError",
+    "IdentityFailure",
+    "IdentitySettings",
+    "JwksCache",
+    "JwtSettings",
+    "JwtVerifier",
+    "MemoryNonceStore",
+    "NonceOutcome",
+    "NonceStore",
+    "ToolManifest",
+    "VerificationKey",
+    "VerifiedEnvelope",
+    "bearer_token",
+    "bound_manifest",
+    "encode_public_key",
+    "file_loader",
+    "parse_jwks",
+    "resolve_agent",
+    "sign_request",
+    "signed_string",
+    "url_loader",
+]

@@ -1,0 +1,235 @@
+"""The aggregate gateway: one client session in front of every server of the configuration.
+
+mcpwall answers initialize itself with merged capabilities. tools/list is the union of each
+server's listing — each through that server's own policy session (`UpstreamLink`) — with names
+made unique and client-safe (`names`); a call is routed by the capability index, renamed back to
+the server's own tool name and given an id of the gateway's; its answer comes back under the
+client's id. Server-to-client requests get ids of their own (``server/id``) and their answers
+are routed back; list_changed notifications reach the client; progress tokens pass as they are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from mcpwall import jsonrpc
+from mcpwall.audit import Auditor
+from mcpwall.errors import ProtocolError
+from mcpwall.jsonrpc import Kind, Message
+from mcpwall.routing import front
+from mcpwall.routing.index import CapabilityIndex
+from mcpwall.routing.link import UpstreamLink
+from mcpwall.routing.settings import RoutingSettings
+from mcpwall.transports.lines import Oversized
+
+log = logging.getLogger(__name__)
+
+LIST_PAGES = 100
+
+
+class Aggregate:
+    """The client-facing half of ``mcpwall serve``.
+
+    Args:
+        links: one link per configured server, not started.
+        settings: pool size, timeouts, prefix routes.
+        auditor: the gateway's own audit (messages refused before any server is chosen).
+        send: writes one line to the client.
+    """
+
+    def __init__(self, links: dict[str, UpstreamLink], settings: RoutingSettings, auditor: Auditor, send: Any) -> None:
+        self.links = links
+        self.settings = settings
+        self.audit = auditor
+        self.send = send
+        self.index = CapabilityIndex(settings.routes)
+        self.capabilities: dict[str, Any] = {}
+        self.calls: dict[tuple[str, str], jsonrpc.RequestId] = {}
+        self.forwarded: dict[jsonrpc.RequestId, tuple[str, str]] = {}
+        self.reverse: dict[str, tuple[str, jsonrpc.RequestId]] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self._ids = 0
+        self._lock = asyncio.Lock()
+
+    # ----- from the client ---------------------------------------------------------------
+
+    def from_client(self, line: bytes | Oversized) -> None:
+        """Handle one line from the client."""
+        if isinstance(line, Oversized):
+            self.audit.emit("message_rejected", direction="client", reason="line too long", size=line.size)
+            return
+        try:
+            message = jsonrpc.classify(jsonrpc.loads(line))
+        except ProtocolError as exc:
+            self.audit.emit("message_rejected", direction="client", reason=str(exc))
+            return
+        if message.kind is Kind.REQUEST:
+            self._request(message)
+        elif message.kind is Kind.NOTIFICATION:
+            self._notification(message)
+        else:
+            self._answer_to_server(message)
+
+    def _request(self, message: Message) -> None:
+        method, request_id = message.method, message.id
+        if method == "initialize":
+            self.capabilities = front.client_capabilities(message.params)
+            self._reply(request_id, front.initialize_result(message.params, None))
+        elif method == "ping":
+            self._reply(request_id, {})
+        elif method == "tools/list":
+            self._spawn(self._list_tools(request_id))
+        elif method == "tools/call":
+            self._route_call(message)
+        else:
+            self._error(request_id, jsonrpc.METHOD_NOT_FOUND, f"method not available through the gateway: {method}")
+
+    def _notification(self, message: Message) -> None:
+        if message.method == "notifications/cancelled":
+            target = self.forwarded.get(message.params.get("requestId"))  # type: ignore[arg-type] # any id shape
+            if target is not None:
+                link = self.links[target[0]]
+                params = {**message.params, "requestId": target[1]}
+                link.send({"jsonrpc": "2.0", "method": message.method, "params": params})
+        elif message.method == "notifications/roots/list_changed":
+            for link in self.links.values():
+                if link.running:
+                    link.send(message.obj)
+
+    def _answer_to_server(self, message: Message) -> None:
+        target = self.reverse.pop(str(message.id), None)
+        if target is None:
+            self.audit.emit("response_dropped", direction="client", id=message.id, reason="unsolicited")
+            return
+        link = self.links[target[0]]
+        if link.running:
+            link.send({**message.obj, "id": target[1]})
+
+    # ----- tools -----------------------------------------------------------------------------
+
+    async def _list_tools(self, request_id: jsonrpc.RequestId | None) -> None:
+        tools: list[dict[str, Any]] = []
+        for name, link in self.links.items():
+            listed = await self._listing(link)
+            if listed is None:
+                continue
+            self.index.listed(name, [t["name"] for t in listed])
+            tools += [{**t, "name": self.index.public((name, t["name"]))} for t in listed]
+        self._reply(request_id, {"tools": tools})
+
+    async def _listing(self, link: UpstreamLink) -> list[dict[str, Any]] | None:
+        if not await self._ensure(link):
+            return None
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(LIST_PAGES):
+            answer = await link.request(
+                "tools/list", {"cursor": cursor} if cursor else None, self.settings.call_timeout_seconds
+            )
+            result = answer.get("result")
+            if not isinstance(result, dict):
+                self.audit.emit("upstream_failed", upstream=link.name, reason="tools/list failed")
+                return None
+            tools += [t for t in result.get("tools", []) if isinstance(t, dict) and isinstance(t.get("name"), str)]
+            cursor = result.get("nextCursor")
+            if not isinstance(cursor, str):
+                return tools
+        return tools
+
+    def _route_call(self, message: Message) -> None:
+        name = message.params.get("name")
+        route = self.index.resolve(name) if isinstance(name, str) else None
+        if route is None or route[0] not in self.links:
+            self.audit.emit("tool_call_denied", tool=str(name), violation="ToolNotFound", status="PERMISSION_DENIED")
+            data = {"violation": "ToolNotFound", "tool": name}
+            self._error(message.id, jsonrpc.POLICY_DENIED, "Blocked by mcpwall policy.", data)
+            return
+        self._spawn(self._call(self.links[route[0]], route[1], message))
+
+    async def _call(self, link: UpstreamLink, tool: str, message: Message) -> None:
+        if not await self._ensure(link):
+            self._error(message.id, jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server is not running")
+            return
+        self._ids += 1
+        upstream_id = f"a{self._ids}"
+        assert message.id is not None  # noqa: S101 -- a request
+        self.calls[(link.name, upstream_id)] = message.id
+        self.forwarded[message.id] = (link.name, upstream_id)
+        link.send({**message.obj, "id": upstream_id, "params": {**message.params, "name": tool}})
+        self.flush()
+
+    # ----- from an upstream ------------------------------------------------------------------
+
+    def deliver(self, link: UpstreamLink, message: dict[str, Any]) -> None:
+        """What an upstream's session lets out toward the client."""
+        method = message.get("method")
+        if method is None:
+            client_id = self.calls.pop((link.name, str(message.get("id"))), None)
+            if client_id is not None:
+                self.forwarded.pop(client_id, None)
+                self.send(jsonrpc.dump({**message, "id": client_id}))
+        elif "id" in message:
+            public_id = f"{link.name}/{message['id']}"
+            self.reverse[public_id] = (link.name, message["id"])
+            self.send(jsonrpc.dump({**message, "id": public_id}))
+        elif isinstance(method, str) and method.endswith("/list_changed"):
+            self.send(jsonrpc.dump({"jsonrpc": "2.0", "method": method}))
+        else:
+            self.send(jsonrpc.dump(message))
+
+    # ----- pool ------------------------------------------------------------------------------
+
+    async def _ensure(self, link: UpstreamLink) -> bool:
+        async with self._lock:
+            if link.running:
+                return True
+            await self._make_room()
+            try:
+                await link.start(self.capabilities, self.settings.start_timeout_seconds)
+            except Exception as exc:  # noqa: BLE001 -- boundary: any start failure leaves that server unavailable
+                log.error("mcpwall: server %s could not start: %s", link.name, exc)
+                self.audit.emit("upstream_failed", upstream=link.name, reason=f"{type(exc).__name__}: {exc}")
+                with contextlib.suppress(Exception):
+                    await link.stop(1.0)
+                return False
+            return True
+
+    async def _make_room(self) -> None:
+        running = [link for link in self.links.values() if link.running]
+        if len(running) < self.settings.pool_size:
+            return
+        idle = sorted((link for link in running if not link.busy), key=lambda link: link.last_used)
+        if idle:
+            self.audit.emit("upstream_evicted", upstream=idle[0].name)
+            await idle[0].stop(5.0)
+
+    # ----- plumbing --------------------------------------------------------------------------
+
+    def flush(self) -> None:
+        """Audit first, then what goes to the servers; the client's bytes go with ``send``."""
+        self.audit.flush()
+        for link in self.links.values():
+            link.audit.flush()
+        for link in self.links.values():
+            link.write_out()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _reply(self, request_id: jsonrpc.RequestId | None, result: dict[str, Any]) -> None:
+        self.send(jsonrpc.dump({"jsonrpc": "2.0", "id": request_id, "result": result}))
+
+    def _error(self, request_id: jsonrpc.RequestId | None, code: int, text: str, data: Any = None) -> None:
+        self.send(jsonrpc.dump(jsonrpc.error(request_id, code, text, data)))
+
+    def time_out(self) -> None:
+        """Answer calls an upstream left unanswered for too long."""
+        for link in self.links.values():
+            if link.running and link.session is not None:
+                link.session.time_out(self.settings.call_timeout_seconds)

@@ -1,0 +1,102 @@
+"""``mcpwall serve --stdio``: the aggregate gateway on this process's stdin/stdout."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import uuid
+from collections.abc import Sequence
+from dataclasses import replace
+
+from mcpwall.assembly import session_policy
+from mcpwall.audit import AuditChain, Auditor
+from mcpwall.config.models import Config
+from mcpwall.launch import prepare_upstream
+from mcpwall.routing.aggregate import Aggregate
+from mcpwall.routing.link import UpstreamLink
+from mcpwall.state import AUDIT_FILE, state_dir
+from mcpwall.store import Store, default_store
+from mcpwall.transports.lines import LineReader
+from mcpwall.transports.stdio import client_streams
+
+
+class StdioServe:
+    """One client on stdio, every configured server behind it.
+
+    Args:
+        config: the configuration (its ``servers`` are the upstreams).
+        profiles: gatekeeper profiles for this client's session.
+    """
+
+    def __init__(self, config: Config, profiles: Sequence[str] = ()) -> None:
+        self.config = config
+        self.session = uuid.uuid4().hex
+        self.chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
+        self.store: Store = default_store(config.state_dir)
+        self.outbox = bytearray()
+        self.writer: asyncio.StreamWriter | None = None
+        front_audit = Auditor(self.chain, session=self.session, server="mcpwall")
+        links = {name: self._link(name, profiles) for name in config.servers}
+        self.aggregate = Aggregate(links, config.routing, front_audit, self.outbox.extend)
+
+    def _link(self, name: str, profiles: Sequence[str]) -> UpstreamLink:
+        upstream, identity, spec = prepare_upstream(self.config, name, [])
+        keep = self.config.audit.record_arguments
+        auditor = Auditor(self.chain, session=self.session, server=identity, keep_arguments=keep)
+        policy = session_policy(self.config, spec, identity, self.session, profiles, self.store, auditor)
+        policy = replace(policy, secrets=upstream.secrets)
+        return UpstreamLink(identity, upstream, policy, auditor, self._deliver, self.flush)
+
+    def _deliver(self, link: UpstreamLink, message: dict[str, object]) -> None:
+        self.aggregate.deliver(link, message)
+
+    def flush(self) -> None:
+        """Audit records, then the servers' input, then the client's output."""
+        self.aggregate.flush()
+        if self.outbox and self.writer is not None and not self.writer.is_closing():
+            self.writer.write(bytes(self.outbox))
+        self.outbox.clear()
+
+    async def run(self) -> int:
+        """Serve until the client closes stdin or a signal arrives; the exit code."""
+        reader, self.writer = await client_streams()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        pump = asyncio.create_task(self._pump(LineReader(reader, self.config.wire.max_line_bytes)))
+        watch = asyncio.create_task(self._watch())
+        waiter = asyncio.create_task(stop.wait())
+        await asyncio.wait({pump, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (pump, watch, waiter, *self.aggregate.tasks):
+            task.cancel()
+        await self._close()
+        return 0
+
+    async def _pump(self, reader: LineReader) -> None:
+        while (lines := await reader.batch()) is not None:
+            for line in lines:
+                self.aggregate.from_client(line)
+            self.flush()
+            if self.writer is not None:
+                await self.writer.drain()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*self.aggregate.tasks, return_exceptions=True), 30)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            self.aggregate.time_out()
+            self.flush()
+
+    async def _close(self) -> None:
+        for link in self.aggregate.links.values():
+            if link.running:
+                await link.stop(self.config.wire.shutdown_grace_seconds)
+        self.aggregate.audit.emit("session_ended", reason="client closed or signal")
+        self.flush()
+        if self.writer is not None:
+            with contextlib.suppress(ConnectionError):
+                await self.writer.drain()
+        self.chain.close()

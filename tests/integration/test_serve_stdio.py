@@ -1,0 +1,152 @@
+"""``mcpwall serve --stdio``: one gateway, several real upstreams, routed by namespaced names."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import anyio
+import pytest
+import yaml
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from mcp_types import CreateMessageRequestParams, CreateMessageResult, TextContent
+
+from conftest import ALLOW_EVERYTHING, SERVERS, Wall, npm_server, pypi_server
+
+pytestmark = pytest.mark.anyio
+
+
+def _server(name: str, *args: str) -> dict[str, Any]:
+    return {
+        "command": sys.executable,
+        "args": [str(SERVERS / f"{name}.py"), *args],
+        "environment": {"allowed_env": ["FIXTURE_LOG"]},
+    }
+
+
+def _command(argv: list[str]) -> dict[str, Any]:
+    return {"command": argv[0], "args": argv[1:]}
+
+
+def _serve(wall: Wall, servers: dict[str, Any], **extra: Any) -> StdioServerParameters:
+    config = {"gatekeeper": ALLOW_EVERYTHING, "servers": servers, **extra}
+    path = wall.workdir / "serve.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    argv = [sys.executable, "-m", "mcpwall", "serve", "--config", str(path)]
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=wall.env(), cwd=str(wall.workdir))
+
+
+def _text(result: object) -> str:
+    return "".join(c.text for c in getattr(result, "content", []) if isinstance(c, TextContent))
+
+
+def _records(wall: Wall) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in wall.audit.read_text(encoding="utf-8").splitlines()]
+
+
+async def test_three_real_upstreams_are_listed_and_callable_under_namespaced_names(wall: Wall) -> None:
+    servers = {
+        "notes": _server("wellbehaved"),
+        "time": _command(pypi_server("mcp-server-time", "--local-timezone", "UTC")),
+        "everything": _command(npm_server("mcp-server-everything", "stdio")),
+    }
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, servers), mode="auto") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            echoed = await client.call_tool("notes__echo", {"text": "one"})
+            timed = await client.call_tool("time__get_current_time", {"timezone": "UTC"})
+            everything = await client.call_tool("everything__echo", {"message": "two"})
+            with pytest.raises(MCPError) as missing:
+                await client.call_tool("echo", {"text": "no server named"})
+    assert {"notes__echo", "time__get_current_time", "everything__echo"} <= names
+    assert _text(echoed) == "one"
+    assert "UTC" in _text(timed)
+    assert "two" in _text(everything)
+    assert missing.value.error.data["violation"] == "ToolNotFound"
+    assert [c["name"] for c in wall.received_calls()] == ["echo"]
+    servers_seen = {r["server"] for r in _records(wall) if r["type"] == "tool_call_completed"}
+    assert servers_seen == {"notes", "time", "everything"}
+
+
+async def test_policy_applies_per_real_server_behind_the_aggregate(wall: Wall) -> None:
+    servers = {"notes": {**_server("wellbehaved"), "tools": {"deny": ["delete_note"]}}, "other": _server("wellbehaved")}
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, servers), mode="legacy") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            allowed = await client.call_tool("other__delete_note", {"name": "welcome"})
+    assert "notes__delete_note" not in names
+    assert "other__delete_note" in names
+    assert not allowed.is_error
+
+
+async def test_sampling_from_an_upstream_reaches_the_client_with_its_own_ids(wall: Wall) -> None:
+    async def sampling(_ctx: object, params: CreateMessageRequestParams) -> CreateMessageResult:
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text="sampled"), model="m")
+
+    with anyio.fail_after(90):
+        async with Client(
+            _serve(wall, {"notes": _server("wellbehaved")}), mode="legacy", sampling_callback=sampling
+        ) as client:  # type: ignore[arg-type] # plain async callable
+            await client.list_tools()
+            result = await client.call_tool("notes__summarize", {"text": "long"})
+    assert _text(result) == "sampled"
+
+
+async def test_a_crashed_upstream_answers_at_once_and_restarts_on_next_use(wall: Wall) -> None:
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, {"crashy": _server("crashing")}), mode="legacy") as client:
+            await client.list_tools()
+            with pytest.raises(MCPError):
+                await client.call_tool("crashy__crash", {})
+            again = await client.call_tool("crashy__echo", {"text": "back"})
+    assert _text(again) == "back"
+    starts = [r for r in _records(wall) if r["type"] == "server_started" and r["server"] == "crashy"]
+    assert len(starts) == 2
+
+
+async def test_pool_of_two_evicts_the_least_recently_used_of_three(wall: Wall) -> None:
+    servers = {name: _server("wellbehaved") for name in ("a", "b", "c")}
+    with anyio.fail_after(120):
+        async with Client(_serve(wall, servers, routing={"pool_size": 2}), mode="legacy") as client:
+            await client.list_tools()
+            for name in ("a", "b", "c", "a"):
+                assert _text(await client.call_tool(f"{name}__echo", {"text": name})) == name
+    evicted = [r["upstream"] for r in _records(wall) if r["type"] == "upstream_evicted"]
+    assert evicted
+    assert len(evicted) >= 2
+
+
+async def test_an_unanswered_call_times_out_and_the_gateway_goes_on(wall: Wall) -> None:
+    with anyio.fail_after(90):
+        async with Client(
+            _serve(wall, {"slow": _server("slow")}, routing={"call_timeout_seconds": 1}), mode="legacy"
+        ) as client:
+            await client.list_tools()
+            with pytest.raises(MCPError) as late:
+                await client.call_tool("slow__sleep", {"seconds": 30})
+            echoed = await client.call_tool("slow__echo", {"text": "on"})
+    assert late.value.error.code == -32053
+    assert _text(echoed) == "on"
+    assert any(r["type"] == "tool_call_failed" and r.get("status") == "TIMEOUT" for r in _records(wall))
+
+
+async def test_list_changed_from_one_upstream_reaches_the_client(wall: Wall) -> None:
+    seen: list[str] = []
+
+    async def messages(message: object) -> None:
+        root = getattr(message, "root", message)
+        method = getattr(root, "method", None)
+        if isinstance(method, str):
+            seen.append(method)
+
+    servers = {"weather": _server("rugpull", "description", "--notify"), "notes": _server("wellbehaved")}
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, servers), mode="legacy", message_handler=messages) as client:  # type: ignore[arg-type] # plain async callable
+            await client.list_tools()
+            with anyio.fail_after(20):
+                while "notifications/tools/list_changed" not in seen:
+                    await client.list_tools()
+                    await anyio.sleep(0.05)
+    assert "notifications/tools/list_changed" in seen
