@@ -86,9 +86,8 @@ async def test_sampling_from_an_upstream_reaches_the_client_with_its_own_ids(wal
         return CreateMessageResult(role="assistant", content=TextContent(type="text", text="sampled"), model="m")
 
     with anyio.fail_after(90):
-        async with Client(
-            _serve(wall, {"notes": _server("wellbehaved")}), mode="legacy", sampling_callback=sampling
-        ) as client:  # type: ignore[arg-type] # plain async callable
+        params = _serve(wall, {"notes": _server("wellbehaved")})
+        async with Client(params, mode="legacy", sampling_callback=sampling) as client:  # type: ignore[arg-type] # plain async callable
             await client.list_tools()
             result = await client.call_tool("notes__summarize", {"text": "long"})
     assert _text(result) == "sampled"
@@ -143,7 +142,7 @@ async def test_list_changed_from_one_upstream_reaches_the_client(wall: Wall) -> 
 
     servers = {"weather": _server("rugpull", "description", "--notify"), "notes": _server("wellbehaved")}
     with anyio.fail_after(90):
-        async with Client(_serve(wall, servers), mode="legacy", message_handler=messages) as client:  # type: ignore[arg-type] # plain async callable
+        async with Client(_serve(wall, servers), mode="legacy", message_handler=messages) as client:
             await client.list_tools()
             with anyio.fail_after(20):
                 while "notifications/tools/list_changed" not in seen:
