@@ -81,13 +81,14 @@ class CallGuard:
         self.audit.emit("tool_call_requested", tool=call.name, **self.audit.arguments(call.arguments))
         if not decision.denied and (limited := self.limiter.hit(ctx.session_id, call.name)) is not None:
             decision = Decision.combine([*decision.verdicts, refusal("rate-limits", limited, [limited])])
-        self._record_resolution(call, decision)
+        if decision.level is not PermissionLevel.AUTO_APPROVE:
+            self._record_resolution(call, decision)
         if decision.denied:
             self.deny(call, decision)
             return Admission("answered")
         classification = _classification(decision)
         if decision.level is PermissionLevel.AUTO_APPROVE:
-            self.audit.emit("tool_call_allowed", tool=call.name, level=decision.level.name)
+            self.audit.emit("tool_call_allowed", tool=call.name, level=decision.level.name, **_compact(decision))
             return Admission("forward", classification)
         return self._confirm(call, decision, classification, definition_hash, _can_elicit(ctx))
 
@@ -171,17 +172,20 @@ class CallGuard:
                 self.budget = RiskBudget.from_dict(stored)
 
     def _record_resolution(self, call: ToolCall, decision: Decision) -> None:
-        """Every resolution is recorded; an auto-approved one compactly (it is the common case)."""
+        """The full resolution of a call that is not simply auto-approved (that one is recorded
+        compactly in its ``tool_call_allowed`` record: it is the common case)."""
         for verdict in decision.verdicts:
-            if verdict.check != "gatekeeper":
-                continue
-            if verdict.level is PermissionLevel.AUTO_APPROVE and decision.level is PermissionLevel.AUTO_APPROVE:
-                detail = verdict.detail
-                compact = {k: detail.get(k) for k in ("kind", "kind_source", "rule", "decided_by")}
-                self.audit.emit("gatekeeper_resolution", tool=call.name, level="AUTO_APPROVE", **compact)
-            else:
+            if verdict.check == "gatekeeper":
                 explain = {k: v for k, v in verdict.detail.items() if k != CLASSIFICATION}
                 self.audit.emit("gatekeeper_resolution", tool=call.name, resolution=explain)
+
+
+def _compact(decision: Decision) -> dict[str, object]:
+    """The gatekeeper's resolution of an auto-approved call, in a few fields."""
+    verdict = next((v for v in decision.verdicts if v.check == "gatekeeper"), None)
+    if verdict is None:
+        return {}
+    return {"kind": verdict.detail.get("kind"), "decided_by": verdict.detail.get("decided_by"), "rule": verdict.rule}
 
 
 def _classification(decision: Decision) -> Classification | None:
