@@ -20,6 +20,7 @@ EXPECTED_TYPES = {
     "CommandNotAllowed",
     "SubcommandNotAllowed",
     "OutputSizeLimitExceeded",
+    "SecretInArguments",
 }
 
 

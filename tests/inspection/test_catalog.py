@@ -10,6 +10,7 @@ import pytest
 from mcpwall.inspection import CatalogError, RuleSpec, Severity, compile_rules, inspect_definition
 from mcpwall.inspection.catalog import builtin_rules, parse_catalog
 from mcpwall.inspection.combos import COMBOS
+from mcpwall.inspection.domain import OWNABLE
 
 SRE: Any = importlib.import_module("re._parser")
 MAX_NESTED_PRODUCT = 2000
@@ -52,7 +53,7 @@ def test_lint_rejects_patterns_that_can_backtrack_catastrophically(pattern: str)
 
 
 def test_every_signal_a_combo_needs_is_produced_by_some_rule() -> None:
-    produced = {rule.signal for rule in builtin_rules()} | {"forced_own"}
+    produced = {rule.signal for rule in builtin_rules()} | {"forced_own"} | set(OWNABLE.values())
     needed = {signal for combo in COMBOS for group in combo.groups for signal in group}
     assert needed <= produced
 

@@ -19,15 +19,35 @@ ORDERS = frozenset({"directive", "persistence", "authority", "concealment", "ove
 
 TABLE = """
 combo.secret_file_access credential_theft critical near
-    secret_file + ORDERS|data_flow|run_directive|shell|other_tool|forced_value|sink
+    secret_file + ORDERS|data_flow|fill|run_directive|shell|other_tool|forced_value|sink|arg_sink
+combo.secret_into_argument credential_theft critical near
+    secret_source + arg_sink + forced_value|data_flow|fill|ORDERS
+combo.own_secret_exfiltration credential_theft critical near
+    secret_own + data_flow|fill + sink|bad_host|hidden_file|url_payload|arg_sink
 combo.secret_exfiltration credential_theft critical near
     secret_word + data_flow + sink|hidden_file|bad_host|concealment|persistence
 combo.secret_from_user credential_theft critical near
-    secret_source + data_flow + ORDERS|arg_sink|sink
+    secret_source + data_flow|fill + ORDERS|arg_sink|sink
 combo.session_exfiltration exfiltration high near
-    session_data + data_flow + sink|url|bad_host|arg_sink|recipient
+    session_data + data_flow|fill + sink|url|bad_host|arg_sink|recipient
 combo.bad_host_flow exfiltration high near
-    bad_host + data_flow|shell|endpoint
+    bad_host + data_flow|shell|endpoint|url_payload|sink
+combo.session_harvest exfiltration high near
+    model_context + model_context|data_flow|fill|arg_sink
+combo.every_call_leak exfiltration high near
+    every_call + session_data
+combo.argument_tampering tool_shadowing high near
+    other_tool + arg_tamper|forced_value + other_call|ORDERS|override
+combo.claimed_consent model_directive high near
+    preauth + bypass|ORDERS|destructive|data_flow|preauth
+combo.authority_order model_directive high near
+    authority + authority|override|bypass|concealment|no_refusal
+combo.url_payload exfiltration high near
+    url_payload + endpoint|ORDERS|data_flow|session_data|secret_word|secret_source|image_beacon
+combo.image_beacon exfiltration high near
+    image_beacon + session_data|secret_word|secret_source|data_flow
+combo.fake_error model_directive high near
+    fake_error + ORDERS|prerequisite + other_tool|secret_file|secret_word|shell|data_flow|arg_sink
 combo.copy_recipient exfiltration high near
     recipient + recipient + ORDERS|other_tool
 combo.exfiltration exfiltration high near
@@ -66,6 +86,14 @@ DESCRIPTIONS = {
     "combo.secret_from_user": "Secrets from the user's environment moved into a call or a destination.",
     "combo.session_exfiltration": "The conversation or other tools' results sent somewhere.",
     "combo.bad_host_flow": "Data or commands sent to a host used for exfiltration (raw IP, webhook catcher, tunnel).",
+    "combo.session_harvest": "Several kinds of conversation data requested together.",
+    "combo.every_call_leak": "Conversation or other calls' data collected around every call or answer.",
+    "combo.argument_tampering": "Instructions to change the arguments of another tool's calls.",
+    "combo.claimed_consent": "A claim of prior consent used to skip the user's confirmation.",
+    "combo.authority_order": "Text posing as the system, a developer or an administrator, giving orders.",
+    "combo.url_payload": "A URL carrying secrets or conversation data in its query.",
+    "combo.image_beacon": "A markdown image whose URL carries conversation data or secrets.",
+    "combo.fake_error": "A fake error message prescribing a step.",
     "combo.copy_recipient": "A hidden copy recipient added to messages.",
     "combo.exfiltration": "Data the model is told to send to a destination.",
     "combo.remote_command": "A command fetching or beaconing to a remote host the model is told to run.",

@@ -10,17 +10,20 @@ raising any order found in hidden text to ``hidden_instructions``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from mcpwall.inspection.catalog import Rule, compile_rules
 from mcpwall.inspection.decoding import Segment
 from mcpwall.inspection.disguises import disguise_findings
+from mcpwall.inspection.domain import Own, canon, is_value_slot, mention_spans, quoted_example, reclassify
 from mcpwall.inspection.fields import visible_strings
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.normalize import make_visible, normalize
 from mcpwall.inspection.scoring import Hit, fired
 
+Matches = tuple[tuple[Rule, re.Match[str]], ...]
+
 CONTEXT = 60
+MATCH_CACHE = 4096
 GENERIC_TOOL_WORDS = frozenset(
     "this that same following above below selected appropriate right correct mcp other new current given "  # noqa: SIM905 - a word list reads best as text
     "relevant corresponding specific previous next first second a an any each".split()
@@ -42,44 +45,24 @@ HIDDEN_ORDERS = frozenset(
         "forced_value",
     }
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Own:
-    """Names that belong to the definition itself (its name, its parameters)."""
-
-    names: frozenset[str]
-
-    @classmethod
-    def of(cls, obj: object) -> Own:
-        """Collect the definition's own name and parameter names, normalized."""
-        names: set[str] = set()
-        if isinstance(obj, dict):
-            names.add(str(obj.get("name", "")))
-            schema = obj.get("inputSchema")
-            if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
-                names.update(str(k) for k in schema["properties"])
-        return cls(frozenset(_canon(n) for n in names if n))
-
-
-def _canon(name: str) -> str:
-    return name.lower().replace("-", "_").strip("`'\" ")
+VALUE_ORDERS = frozenset(
+    {"directive", "override", "concealment", "persistence", "authority", "bypass", "run_directive", "prerequisite"}
+)
 
 
 def _is_foreign_tool(match: re.Match[str], own: Own) -> bool:
-    named = match.groupdict()
-    name = named.get("tool") or named.get("tool2") or named.get("tool3")
+    name = next((v for k, v in match.groupdict().items() if k.startswith("tool") and v), None)
     if not name:
         return False
-    canon = _canon(name)
-    return canon not in own.names and canon not in GENERIC_TOOL_WORDS
+    name = canon(name)
+    return name not in own.names and name not in GENERIC_TOOL_WORDS
 
 
 def _signal(rule: Rule, match: re.Match[str], own: Own) -> str:
     """The rule's signal, except a forced value on the tool's own parameter (usage advice)."""
     named = match.groupdict()
     param = named.get("param") or named.get("param2")
-    if rule.signal == "forced_value" and param and _canon(param) in own.names:
+    if rule.signal == "forced_value" and param and canon(param) in own.names:
         return "forced_own"
     return rule.signal
 
@@ -88,16 +71,28 @@ def _context(text: str, start: int, end: int) -> str:
     return make_visible(text[max(0, start - CONTEXT) : end + CONTEXT])
 
 
+_MATCHES: dict[str, tuple[tuple[Rule, ...], Matches]] = {}
+
+
+def _matches(text: str, rules: tuple[Rule, ...]) -> Matches:
+    """Every rule match in a text, remembered for the same rules (schema strings repeat a lot)."""
+    cached = _MATCHES.get(text)
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    found = tuple((rule, m) for rule in rules for m in rule.regex.finditer(text))
+    if len(_MATCHES) >= MATCH_CACHE:
+        _MATCHES.clear()
+    _MATCHES[text] = (rules, found)
+    return found
+
+
 def _hits(text: str, rules: tuple[Rule, ...], own: Own, field: str = "") -> list[tuple[Rule, Hit]]:
     found = []
-    for rule in rules:
-        if not rule.applies_to(field):
-            continue
-        for m in rule.regex.finditer(text):
+    for rule, m in _matches(text, rules):
+        if rule.applies_to(field):
             if rule.signal == "other_tool" and not _is_foreign_tool(m, own):
                 continue
-            hit = Hit(_signal(rule, m, own), rule.spec.id, m.start(), m.end(), field, m.group(0))
-            found.append((rule, hit))
+            found.append((rule, Hit(_signal(rule, m, own), rule.spec.id, m.start(), m.end(), field, m.group(0))))
     return found
 
 
@@ -114,9 +109,10 @@ def score_text(field: str, text: str, rules: tuple[Rule, ...], own: Own) -> tupl
     Returns:
         The findings, and every hit (for callers that judge hidden text).
     """
-    pairs = _hits(text, rules, own, field)
+    spans = mention_spans(text)
+    pairs = [(rule, hit) for rule, hit in _hits(text, rules, own, field) if not quoted_example(hit, spans)]
     findings = [_solo(field, text, rule, hit) for rule, hit in pairs if not rule.silent]
-    hits = sorted((hit for _, hit in pairs), key=lambda h: h.start)
+    hits = reclassify(sorted((hit for _, hit in pairs), key=lambda h: h.start), text, field, own)
     for combo, chosen in fired(hits):
         start, end = min(h.start for h in chosen), max(h.end for h in chosen)
         findings.append(
@@ -155,6 +151,25 @@ def _hidden(field: str, segment: Segment, rules: tuple[Rule, ...], own: Own) -> 
     return findings
 
 
+def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """An order in a schema value (default, enum, example): data the model copies, never addressed to it."""
+    orders = [h for h in hits if h.signal in VALUE_ORDERS]
+    if not orders:
+        return []
+    return [
+        Finding(
+            "value.instructions",
+            "hidden_instructions",
+            Severity.HIGH,
+            field,
+            make_visible(text[:300]),
+            orders[0].start,
+            _context(text, orders[0].start, orders[0].end),
+            f"Instructions in a schema value: {sorted({h.signal for h in orders})}.",
+        )
+    ]
+
+
 def inspect_string(field: str, raw: str, rules: tuple[Rule, ...], own: Own) -> tuple[list[Finding], list[Hit]]:
     """All findings for one model-visible string, and the signal hits in its visible text.
 
@@ -168,6 +183,8 @@ def inspect_string(field: str, raw: str, rules: tuple[Rule, ...], own: Own) -> t
     findings = disguise_findings(field, normalized)
     scored, hits = score_text(field, normalized.text, rules, own)
     findings += scored
+    if is_value_slot(field):
+        findings += _value_orders(field, normalized.text, hits)
     for segment in normalized.hidden:
         findings += _hidden(field, segment, rules, own)
     return findings, hits

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from mcpwall import jsonrpc
 from mcpwall.audit import Auditor
@@ -31,6 +31,12 @@ log = logging.getLogger(__name__)
 LIST_PAGES = 100
 
 
+class Manifest(Protocol):
+    """Which ``server/tool`` operations an agent may use (`mcpwall.identity.ToolManifest`)."""
+
+    def permits(self, operation: str) -> bool: ...
+
+
 class Aggregate:
     """The client-facing half of ``mcpwall serve``.
 
@@ -39,9 +45,18 @@ class Aggregate:
         settings: pool size, timeouts, prefix routes.
         auditor: the gateway's own audit (messages refused before any server is chosen).
         send: writes one line to the client.
+        manifest: the tools this client's agent may see and call (``server/tool``), if limited.
     """
 
-    def __init__(self, links: dict[str, UpstreamLink], settings: RoutingSettings, auditor: Auditor, send: Any) -> None:
+    def __init__(
+        self,
+        links: dict[str, UpstreamLink],
+        settings: RoutingSettings,
+        auditor: Auditor,
+        send: Any,
+        manifest: Manifest | None = None,
+    ) -> None:
+        self.manifest = manifest
         self.links = links
         self.settings = settings
         self.audit = auditor
@@ -117,6 +132,7 @@ class Aggregate:
             listed = await self._listing(link)
             if listed is None:
                 continue
+            listed = [t for t in listed if self._permitted(name, t["name"])]
             self.index.listed(name, [t["name"] for t in listed])
             tools += [{**t, "name": self.index.public((name, t["name"]))} for t in listed]
         self._reply(request_id, {"tools": tools})
@@ -143,7 +159,7 @@ class Aggregate:
     def _route_call(self, message: Message) -> None:
         name = message.params.get("name")
         route = self.index.resolve(name) if isinstance(name, str) else None
-        if route is None or route[0] not in self.links:
+        if route is None or route[0] not in self.links or not self._permitted(*route):
             self.audit.emit("tool_call_denied", tool=str(name), violation="ToolNotFound", status="PERMISSION_DENIED")
             data = {"violation": "ToolNotFound", "tool": name}
             self._error(message.id, jsonrpc.POLICY_DENIED, "Blocked by mcpwall policy.", data)
@@ -161,6 +177,9 @@ class Aggregate:
         self.forwarded[message.id] = (link.name, upstream_id)
         link.send({**message.obj, "id": upstream_id, "params": {**message.params, "name": tool}})
         self.flush()
+
+    def _permitted(self, server: str, tool: str) -> bool:
+        return self.manifest is None or self.manifest.permits(f"{server}/{tool}")
 
     # ----- from an upstream ------------------------------------------------------------------
 

@@ -7,14 +7,10 @@ import contextlib
 import signal
 import uuid
 from collections.abc import Sequence
-from dataclasses import replace
 
-from mcpwall.assembly import session_policy
-from mcpwall.audit import AuditChain, Auditor
+from mcpwall.audit import AuditChain
 from mcpwall.config.models import Config
-from mcpwall.launch import prepare_upstream
-from mcpwall.routing.aggregate import Aggregate
-from mcpwall.routing.link import UpstreamLink
+from mcpwall.routing.build import build_aggregate
 from mcpwall.state import AUDIT_FILE, state_dir
 from mcpwall.store import Store, default_store
 from mcpwall.transports.lines import LineReader
@@ -36,20 +32,15 @@ class StdioServe:
         self.store: Store = default_store(config.state_dir)
         self.outbox = bytearray()
         self.writer: asyncio.StreamWriter | None = None
-        front_audit = Auditor(self.chain, session=self.session, server="mcpwall")
-        links = {name: self._link(name, profiles) for name in config.servers}
-        self.aggregate = Aggregate(links, config.routing, front_audit, self.outbox.extend)
-
-    def _link(self, name: str, profiles: Sequence[str]) -> UpstreamLink:
-        upstream, identity, spec = prepare_upstream(self.config, name, [])
-        keep = self.config.audit.record_arguments
-        auditor = Auditor(self.chain, session=self.session, server=identity, keep_arguments=keep)
-        policy = session_policy(self.config, spec, identity, self.session, profiles, self.store, auditor)
-        policy = replace(policy, secrets=upstream.secrets)
-        return UpstreamLink(identity, upstream, policy, auditor, self._deliver, self.flush)
-
-    def _deliver(self, link: UpstreamLink, message: dict[str, object]) -> None:
-        self.aggregate.deliver(link, message)
+        self.aggregate = build_aggregate(
+            config,
+            session=self.session,
+            chain=self.chain,
+            store=self.store,
+            send=self.outbox.extend,
+            flush=self.flush,
+            profiles=profiles,
+        )
 
     def flush(self) -> None:
         """Audit records, then the servers' input, then the client's output."""

@@ -1,0 +1,113 @@
+"""What belongs to the definition itself, so that a tool's own subject is not read as an attack.
+
+A tool that manages ``.env`` files or SSH keys names them in its purpose; a mail tool has ``cc``
+and ``bcc`` parameters; a security scanner quotes attack phrases as examples. None of these
+address the model. :func:`reclassify` rewrites such hits before the combinations are scored:
+
+- a secret file named by the tool's own name or parameters, or in the purpose sentence (the
+  first sentence of the description, when it gives no order), becomes ``secret_own``: it only
+  counts when it flows to a destination (``combo.own_secret_exfiltration``);
+- a copy-recipient word that is one of the tool's own parameters becomes ``recipient_own``;
+- hits inside a quoted example ("such as 'ignore previous instructions'") are dropped.
+
+:func:`is_value_slot` tells whether a field is a schema *value* (default, enum, example, const):
+data the model copies into calls, where any order is out of place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from mcpwall.inspection.scoring import Hit
+
+ORDERS = frozenset({"directive", "persistence", "authority", "concealment", "override", "prerequisite"})
+OWNABLE = {"secret_file": "secret_own", "recipient": "recipient_own"}
+GENERIC_TOKENS = frozenset(
+    "home users root etc config file files the local data json library application support path dir".split()  # noqa: SIM905 - a word list reads best as text
+)
+SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+MENTION = re.compile(
+    r"(?:such\s{1,3}as|like|e\.g\.,?|i\.e\.,?|for\s{1,3}(?:example|instance),?|including|phrases?|patterns?|"
+    r"strings?|detects?|flags?|catches)\s{0,3}:?\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]",
+    re.IGNORECASE,
+)
+NEXT_ITEM = re.compile(r"\s{0,3}(?:,|/|\bor\b|\band\b)\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]", re.IGNORECASE)
+KEY_FILES = {"rsa": "ssh", "dsa": "ssh", "ecdsa": "ssh", "ed25519": "ssh"}
+VALUE_SLOT = re.compile(r"\.(?:default|const|example|examples\[\d{1,6}\]|enum\[\d{1,6}\])$")
+WORD = re.compile(r"[a-z]{3,}")
+KEY_WORD = re.compile(r"[a-z0-9]{3,}")
+
+
+@dataclass(frozen=True, slots=True)
+class Own:
+    """Names that belong to the definition itself (its name, its parameters)."""
+
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, obj: object) -> Own:
+        """Collect the definition's own name and parameter names, normalized."""
+        names: set[str] = set()
+        if isinstance(obj, dict):
+            names.add(str(obj.get("name", "")))
+            schema = obj.get("inputSchema")
+            if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+                names.update(str(k) for k in schema["properties"])
+        return cls(frozenset(canon(n) for n in names if n))
+
+    @property
+    def tokens(self) -> frozenset[str]:
+        """The words of the own names (``read_env_file`` gives read, env, file)."""
+        return frozenset(w for n in self.names for w in WORD.findall(n.replace("_", " ")))
+
+
+def canon(name: str) -> str:
+    """A name in the form own names are kept in (lower case, ``-`` as ``_``, unquoted)."""
+    return name.lower().replace("-", "_").strip("`'\" ")
+
+
+def is_value_slot(field: str) -> bool:
+    """True for schema values the model copies into calls (default, const, enum, examples)."""
+    return VALUE_SLOT.search(field) is not None
+
+
+def purpose_end(field: str, text: str, hits: list[Hit]) -> int:
+    """End of the purpose sentence: the description's first sentence when it gives no order."""
+    if field != "description":
+        return 0
+    m = SENTENCE_END.search(text)
+    end = m.start() if m else len(text)
+    return 0 if any(h.signal in ORDERS and h.start < end for h in hits) else end
+
+
+def mention_spans(text: str) -> list[tuple[int, int]]:
+    """Quoted examples introduced as such ("such as 'ignore previous instructions'")."""
+    spans: list[tuple[int, int]] = []
+    for m in MENTION.finditer(text):
+        spans.append((m.start(1), m.end(1)))
+        item = NEXT_ITEM.match(text, m.end())
+        while item is not None:
+            spans.append((item.start(1), item.end(1)))
+            item = NEXT_ITEM.match(text, item.end())
+    return spans
+
+
+def _is_own(hit: Hit, own: Own, purpose: int) -> bool:
+    if hit.signal == "recipient":
+        return canon(hit.text) in own.names
+    words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(hit.text.lower())} - GENERIC_TOKENS
+    return hit.end <= purpose or bool(words & own.tokens)
+
+
+def quoted_example(hit: Hit, spans: list[tuple[int, int]]) -> bool:
+    """True when the hit lies inside one of the :func:`mention_spans`."""
+    return any(start <= hit.start and hit.end <= end for start, end in spans)
+
+
+def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
+    """The hits of one field (quoted examples already removed) with the tool's own subject marked."""
+    purpose = purpose_end(field, text, hits)
+    return [
+        replace(h, signal=OWNABLE[h.signal]) if h.signal in OWNABLE and _is_own(h, own, purpose) else h for h in hits
+    ]

@@ -1,0 +1,50 @@
+"""Building an `Aggregate` for one client session: a link per configured server, each with its
+own policy session (profiles from the client's identity), all writing to one audit chain."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from mcpwall.assembly import session_policy
+from mcpwall.audit import AuditChain, Auditor
+from mcpwall.config.models import Config
+from mcpwall.launch import prepare_upstream
+from mcpwall.routing.aggregate import Aggregate, Manifest
+from mcpwall.routing.link import UpstreamLink
+from mcpwall.store import Store
+
+
+def build_aggregate(
+    config: Config,
+    *,
+    session: str,
+    chain: AuditChain,
+    store: Store,
+    send: Callable[[bytes], None],
+    flush: Callable[[], None],
+    profiles: Sequence[str] = (),
+    manifest: Manifest | None = None,
+) -> Aggregate:
+    """An aggregate over every server of ``config`` for one client session.
+
+    Raises:
+        ConfigError: when a credential reference cannot be resolved or a profile is unknown.
+    """
+    aggregate: Aggregate | None = None
+
+    def deliver(link: UpstreamLink, message: dict[str, object]) -> None:
+        assert aggregate is not None  # noqa: S101 -- set below, before any link starts
+        aggregate.deliver(link, message)
+
+    links = {}
+    for name in config.servers:
+        upstream, identity, spec = prepare_upstream(config, name, [])
+        auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
+        policy = session_policy(config, spec, identity, session, profiles, store, auditor)
+        links[name] = UpstreamLink(
+            identity, upstream, replace(policy, secrets=upstream.secrets), auditor, deliver, flush
+        )
+    front_audit = Auditor(chain, session=session, server="mcpwall")
+    aggregate = Aggregate(links, config.routing, front_audit, send, manifest)
+    return aggregate
