@@ -46,6 +46,7 @@ def _records(wall: Wall) -> list[dict[str, Any]]:
     return [json.loads(line) for line in wall.audit.read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.requirement("routing:unknown-name-not-routed")
 async def test_three_real_upstreams_are_listed_and_callable_under_namespaced_names(wall: Wall) -> None:
     servers = {
         "notes": _server("wellbehaved"),
@@ -70,6 +71,7 @@ async def test_three_real_upstreams_are_listed_and_callable_under_namespaced_nam
     assert servers_seen == {"notes", "time", "everything"}
 
 
+@pytest.mark.requirement("routing:policy-per-real-server")
 async def test_policy_applies_per_real_server_behind_the_aggregate(wall: Wall) -> None:
     servers = {"notes": {**_server("wellbehaved"), "tools": {"deny": ["delete_note"]}}, "other": _server("wellbehaved")}
     with anyio.fail_after(90):

@@ -13,8 +13,10 @@ from mcpwall.armor.settings import ArmorSettings
 from mcpwall.armor.tool_lists import ToolLists
 from mcpwall.audit.webhook import WebhookSettings
 from mcpwall.gatekeeper.settings import GatekeeperSettings
+from mcpwall.identity.settings import IdentitySettings
 from mcpwall.inspection.settings import InspectionSettings
 from mcpwall.routing.settings import RoutingSettings
+from mcpwall.transports.http_guard import HttpFrontSettings
 
 
 class Strict(BaseModel):
@@ -93,6 +95,11 @@ class Config(Strict):
     """Framing limits and lifecycle timing."""
     audit: AuditSettings = Field(default_factory=AuditSettings)
     """The audit trail."""
+    http: HttpFrontSettings = Field(default_factory=HttpFrontSettings)
+    """The Streamable HTTP front of ``mcpwall serve --http``: Host/Origin checks, body limit."""
+    identity: IdentitySettings | None = None
+    """Agent authentication on the HTTP front (bearer JWT, Ed25519-signed requests) and the
+    mapping from an agent's identity to its profiles and tools. None: no authentication."""
     routing: RoutingSettings = Field(default_factory=RoutingSettings)
     """How ``mcpwall serve`` fronts many servers: pool, timeouts, prefix routes."""
     servers: dict[str, ServerSpec] = Field(default_factory=dict)

@@ -16,32 +16,69 @@ code and detail for the operator. This package serves no HTTP: it is the library
 calls with a request's method, path, headers and body.
 """
 
-from mcpwall.identity.agent import AgentIdentity, ToolManifest, bound_manifest, resolve_agent
-from mcpwall.identity.authenticator import Authenticator
-from mcpwall.identity.envelope import (
-    ENVELOPE_HEADERS,
-    KEY_ID_HEADER,
-    NONCE_HEADER,
-    SIGNATURE_HEADER,
-    TIMESTAMP_HEADER,
-    EnvelopeVerifier,
-    VerifiedEnvelope,
-    encode_public_key,
-    sign_request,
-    signed_string,
-)
-from mcpwall.identity.errors import IdentityError, IdentityFailure
-from mcpwall.identity.jwks import JwksCache, VerificationKey, file_loader, parse_jwks, url_loader
-from mcpwall.identity.jwt import JwtVerifier, bearer_token
-from mcpwall.identity.nonces import MemoryNonceStore, NonceOutcome, NonceStore
-from mcpwall.identity.settings import (
-    AgentGrant,
-    AgentMapping,
-    EnvelopeKey,
-    EnvelopeSettings,
-    IdentitySettings,
-    JwtSettings,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcpwall.identity.agent import AgentIdentity, ToolManifest, bound_manifest, resolve_agent
+    from mcpwall.identity.authenticator import Authenticator
+    from mcpwall.identity.envelope import (
+        ENVELOPE_HEADERS,
+        KEY_ID_HEADER,
+        NONCE_HEADER,
+        SIGNATURE_HEADER,
+        TIMESTAMP_HEADER,
+        EnvelopeVerifier,
+        VerifiedEnvelope,
+        encode_public_key,
+        sign_request,
+        signed_string,
+    )
+    from mcpwall.identity.errors import IdentityError, IdentityFailure
+    from mcpwall.identity.jwks import JwksCache, VerificationKey, file_loader, parse_jwks, url_loader
+    from mcpwall.identity.jwt import JwtVerifier, bearer_token
+    from mcpwall.identity.nonces import MemoryNonceStore, NonceOutcome, NonceStore
+    from mcpwall.identity.settings import (
+        AgentGrant,
+        AgentMapping,
+        EnvelopeKey,
+        EnvelopeSettings,
+        IdentitySettings,
+        JwtSettings,
+    )
+
+_HOMES = {
+    "agent": ("AgentIdentity", "ToolManifest", "bound_manifest", "resolve_agent"),
+    "authenticator": ("Authenticator",),
+    "envelope": (
+        "ENVELOPE_HEADERS",
+        "KEY_ID_HEADER",
+        "NONCE_HEADER",
+        "SIGNATURE_HEADER",
+        "TIMESTAMP_HEADER",
+        "EnvelopeVerifier",
+        "VerifiedEnvelope",
+        "encode_public_key",
+        "sign_request",
+        "signed_string",
+    ),
+    "errors": ("IdentityError", "IdentityFailure"),
+    "jwks": ("JwksCache", "VerificationKey", "file_loader", "parse_jwks", "url_loader"),
+    "jwt": ("JwtVerifier", "bearer_token"),
+    "nonces": ("MemoryNonceStore", "NonceOutcome", "NonceStore"),
+    "settings": ("AgentGrant", "AgentMapping", "EnvelopeKey", "EnvelopeSettings", "IdentitySettings", "JwtSettings"),
+}
+_WHERE = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """The API, imported on first use: loading the configuration (``IdentitySettings``) must not
+    pull in the JWT, JWKS and HTTP machinery that only the HTTP front needs."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcpwall.identity' has no attribute {name!r}")
+    return getattr(import_module(f"mcpwall.identity.{module}"), name)
+
 
 __all__ = [
     "ENVELOPE_HEADERS",

@@ -1,0 +1,47 @@
+"""``mcpwall serve --http HOST:PORT``: the Streamable HTTP front under uvicorn."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import uvicorn
+
+from mcpwall.config.models import Config
+from mcpwall.errors import ConfigError
+from mcpwall.transports.http_front import HttpFront
+
+
+def parse_address(text: str, allow_remote: bool) -> tuple[str, int]:
+    """``HOST:PORT`` as a (host, port) pair; a non-loopback host needs ``allow_remote``.
+
+    Raises:
+        ConfigError: when the address is malformed, or not loopback without ``allow_remote``.
+    """
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"not a HOST:PORT address: {text!r}", path="--http")
+    loopback = host == "localhost" or _is_loopback(host)
+    if not loopback and not allow_remote:
+        raise ConfigError("the HTTP front listens on loopback only, unless --allow-remote is given", path="--http")
+    return host, int(port)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def serve_http(config: Config, address: tuple[str, int]) -> int:
+    """Serve until interrupted; every session's servers are stopped on the way out."""
+    front = HttpFront(config, address)
+    server = uvicorn.Server(
+        uvicorn.Config(front.app(), host=address[0], port=address[1], log_level="warning", lifespan="off")
+    )
+    try:
+        await server.serve()
+    finally:
+        await front.shutdown()
+    return 0

@@ -1,0 +1,221 @@
+"""``mcpwall serve --http``: the SDK client over Streamable HTTP, the front's own checks, and
+agents authenticated by JWT (and Ed25519-signed requests) seeing only their own tools."""
+
+from __future__ import annotations
+
+import base64
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+import jwt
+import orjson
+import pytest
+import yaml
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import TextContent
+
+from conftest import ALLOW_EVERYTHING, SERVERS, Wall, npm_server
+from mcpwall.identity import encode_public_key, sign_request
+
+pytestmark = pytest.mark.anyio
+ISSUER, AUDIENCE = "https://auth.mcpwall.test", "mcpwall"
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _fixture(name: str) -> dict[str, Any]:
+    return {
+        "command": sys.executable,
+        "args": [str(SERVERS / f"{name}.py")],
+        "environment": {"allowed_env": ["FIXTURE_LOG"]},
+    }
+
+
+@contextmanager
+def gateway(wall: Wall, **extra: Any) -> Iterator[str]:
+    """A running ``mcpwall serve --http`` (killed afterwards); its /mcp URL."""
+    port = _free_port()
+    config = {"gatekeeper": ALLOW_EVERYTHING, "servers": {"notes": _fixture("wellbehaved")}, **extra}
+    path = wall.workdir / "http.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    argv = [sys.executable, "-m", "mcpwall", "serve", "--config", str(path), "--http", f"127.0.0.1:{port}"]
+    with (wall.workdir / "serve.stderr").open("wb") as stderr:
+        process = subprocess.Popen(argv, env=wall.env(), stderr=stderr)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(url, timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+@asynccontextmanager
+async def connect(url: str, mode: str = "legacy", token: str | None = None) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    http = httpx2.AsyncClient(headers=headers, timeout=30)
+    async with http, Client(streamable_http_client(url, http_client=http), mode=mode) as client:
+        yield client
+
+
+def _text(result: object) -> str:
+    return "".join(c.text for c in getattr(result, "content", []) if isinstance(c, TextContent))
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_sdk_client_over_http_lists_and_calls_through_the_gateway(wall: Wall, mode: str) -> None:
+    servers = {
+        "notes": _fixture("wellbehaved"),
+        "everything": {"command": npm_server("mcp-server-everything", "stdio")[0], "args": ["stdio"]},
+    }
+    with gateway(wall, servers=servers) as url:
+        with anyio.fail_after(90):
+            async with connect(url, mode) as client:
+                names = {t.name for t in (await client.list_tools()).tools}
+                echoed = await client.call_tool("notes__echo", {"text": "over http"})
+                everything = await client.call_tool("everything__echo", {"message": "yo"})
+    assert {"notes__echo", "everything__echo"} <= names
+    assert _text(echoed) == "over http"
+    assert "yo" in _text(everything)
+    assert [c["name"] for c in wall.received_calls()] == ["echo"]
+
+
+@pytest.mark.requirement("http:rebinding-and-csrf-refused")
+def test_wrong_host_foreign_origin_and_huge_body_are_refused_before_parsing(wall: Wall) -> None:
+    body = orjson.dumps(INIT)
+    with gateway(wall, http={"max_body_bytes": 2048}) as url:
+        rebinding = httpx.post(
+            url, content=body, headers={"Host": "evil.example:80", "Content-Type": "application/json"}
+        )
+        csrf = httpx.post(
+            url, content=body, headers={"Origin": "https://evil.example", "Content-Type": "application/json"}
+        )
+        huge = httpx.post(url, content=b" " * 4096 + body, headers={"Content-Type": "application/json"})
+        no_session = httpx.post(url, content=orjson.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+    assert (rebinding.status_code, csrf.status_code, huge.status_code, no_session.status_code) == (403, 403, 413, 400)
+    assert wall.received_calls() == []
+
+
+def _write_jwks(path: Path, key: Ed25519PrivateKey) -> Path:
+    raw = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    x = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    path.write_bytes(
+        orjson.dumps({"keys": [{"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "k1", "alg": "EdDSA", "use": "sig"}]})
+    )
+    return path
+
+
+def _identity(tmp: Path, key: Ed25519PrivateKey, **envelope: Any) -> dict[str, Any]:
+    jwks = _write_jwks(tmp / "jwks.json", key)
+    mapping = {
+        "by_subject": {
+            "reader": {"profiles": [], "tools": ["notes/read_note", "notes/echo"]},
+            "writer": {"profiles": [], "tools": ["notes/*"]},
+        }
+    }
+    section: dict[str, Any] = {
+        "jwt": {"issuer": ISSUER, "audience": AUDIENCE, "jwks_path": str(jwks)},
+        "agents": mapping,
+    }
+    if envelope:
+        section["envelope"] = envelope
+    return section
+
+
+def _token(key: Ed25519PrivateKey, subject: str, **changes: Any) -> str:
+    now = int(time.time())
+    payload = {"iss": ISSUER, "aud": AUDIENCE, "sub": subject, "iat": now, "nbf": now, "exp": now + 300, **changes}
+    return jwt.encode(payload, key, algorithm="EdDSA", headers={"kid": "k1"})
+
+
+@pytest.mark.requirement("identity:agents-see-their-own-tools")
+async def test_two_agents_with_different_tokens_see_different_tools(wall: Wall, tmp_path: Path) -> None:
+    key = Ed25519PrivateKey.generate()
+    with gateway(wall, identity=_identity(tmp_path, key)) as url:
+        with anyio.fail_after(90):
+            async with connect(url, token=_token(key, "reader")) as reader:
+                reader_tools = {t.name for t in (await reader.list_tools()).tools}
+                with pytest.raises(MCPError) as refused:
+                    await reader.call_tool("notes__delete_note", {"name": "welcome"})
+            async with connect(url, token=_token(key, "writer")) as writer:
+                writer_tools = {t.name for t in (await writer.list_tools()).tools}
+    assert reader_tools == {"notes__read_note", "notes__echo"}
+    assert {"notes__delete_note", "notes__write_note"} <= writer_tools
+    assert refused.value.error.data["violation"] == "ToolNotFound"
+
+
+@pytest.mark.requirement("identity:invalid-tokens-refused")
+def test_missing_forged_and_expired_tokens_get_401_and_nothing_is_forwarded(wall: Wall, tmp_path: Path) -> None:
+    key, stranger = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    body = orjson.dumps(INIT)
+    tokens = {
+        "missing": None,
+        "forged": _token(stranger, "writer"),
+        "expired": _token(
+            key, "writer", exp=int(time.time()) - 3600, iat=int(time.time()) - 7200, nbf=int(time.time()) - 7200
+        ),
+        "wrong-audience": _token(key, "writer", aud="someone-else"),
+        "unmapped": _token(key, "nobody"),
+    }
+    with gateway(wall, identity=_identity(tmp_path, key)) as url:
+        answers = {
+            name: httpx.post(url, content=body, headers={"Authorization": f"Bearer {token}"} if token else {})
+            for name, token in tokens.items()
+        }
+        good = httpx.post(url, content=body, headers={"Authorization": f"Bearer {_token(key, 'writer')}"})
+    assert {name: answer.status_code for name, answer in answers.items()} == dict.fromkeys(tokens, 401)
+    assert all(answer.json() == {"error": "authentication failed"} for answer in answers.values())
+    assert good.status_code == 200
+
+
+@pytest.mark.requirement("identity:envelope-replay-refused")
+def test_signed_envelope_is_required_and_a_replay_is_refused(wall: Wall, tmp_path: Path) -> None:
+    token_key, agent_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    public = encode_public_key(agent_key.public_key())
+    identity = _identity(tmp_path, token_key, keys={"w-1": {"subject": "writer", "public_key": public}})
+    body = orjson.dumps(INIT)
+    bearer = {"Authorization": f"Bearer {_token(token_key, 'writer')}"}
+    with gateway(wall, identity=identity) as url:
+        unsigned = httpx.post(url, content=body, headers=bearer)
+        signed = sign_request(agent_key, key_id="w-1", method="POST", path="/mcp", body=body)
+        first = httpx.post(url, content=body, headers={**bearer, **signed})
+        replay = httpx.post(url, content=body, headers={**bearer, **signed})
+        tampered = httpx.post(
+            url,
+            content=body.replace(b"raw", b"rAw"),
+            headers={**bearer, **sign_request(agent_key, key_id="w-1", method="POST", path="/mcp", body=body)},
+        )
+    assert (unsigned.status_code, first.status_code, replay.status_code, tampered.status_code) == (401, 200, 401, 401)
