@@ -10,8 +10,22 @@ import os
 
 from mcpwall.armor.environment import server_environment
 from mcpwall.config.models import Config, ServerSpec
+from mcpwall.credentials import resolve_settings
 from mcpwall.inspection.pins import server_identity
+from mcpwall.transports.http_upstream import HttpUpstream
 from mcpwall.transports.stdio import StdioUpstream
+
+
+def prepare_http_upstream(config: Config, name: str) -> tuple[HttpUpstream, str, ServerSpec]:
+    """A server reached over HTTP (``servers.NAME.url``), with its headers' credentials resolved.
+
+    Raises:
+        ConfigError: when a credential reference cannot be resolved.
+    """
+    spec = config.servers[name]
+    assert spec.url is not None  # noqa: S101 -- the caller checked
+    headers, secrets = resolve_settings(spec.headers, os.environ, path=f"servers.{name}.headers")
+    return HttpUpstream(spec.url, headers, spec.transport, secrets), name, spec
 
 
 def prepare_upstream(config: Config, name: str | None, command: list[str]) -> tuple[StdioUpstream, str, ServerSpec]:

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import anyio
@@ -151,3 +157,66 @@ async def test_list_changed_from_one_upstream_reaches_the_client(wall: Wall) -> 
                     await client.list_tools()
                     await anyio.sleep(0.05)
     assert "notifications/tools/list_changed" in seen
+
+
+@contextmanager
+def _everything_over_http(mode: str) -> Iterator[str]:
+    """npm server-everything serving ``streamableHttp`` or ``sse`` on a free port; its URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    command = npm_server("mcp-server-everything", mode)
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "PORT": str(port)}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/" + ("mcp" if mode == "streamableHttp" else "sse")
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+@pytest.mark.parametrize(("mode", "transport"), [("streamableHttp", "streamable-http"), ("sse", "sse")])
+async def test_http_upstreams_streamable_and_legacy_sse_sit_beside_stdio_ones(
+    wall: Wall, mode: str, transport: str
+) -> None:
+    with _everything_over_http(mode) as url:
+        servers = {"notes": _server("wellbehaved"), "remote": {"url": url, "transport": transport}}
+        with anyio.fail_after(90):
+            async with Client(_serve(wall, servers), mode="legacy") as client:
+                names = {t.name for t in (await client.list_tools()).tools}
+                remote = await client.call_tool("remote__echo", {"message": "over the wire"})
+                local = await client.call_tool("notes__echo", {"text": "local"})
+    assert {"remote__echo", "notes__echo"} <= names
+    assert "over the wire" in _text(remote)
+    assert _text(local) == "local"
+
+
+async def test_a_hung_upstream_is_stopped_by_the_health_check(wall: Wall) -> None:
+    servers = {"deaf": _server("deaf"), "notes": _server("wellbehaved")}
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, servers, routing={"health_interval_seconds": 1}), mode="legacy") as client:
+            await client.list_tools()
+            with anyio.fail_after(30):
+                while not any(r["type"] == "upstream_unhealthy" for r in _records(wall)):  # noqa: ASYNC110 -- polls another process's file
+                    await anyio.sleep(0.2)
+            echoed = await client.call_tool("notes__echo", {"text": "still serving"})
+    assert _text(echoed) == "still serving"
+    assert [r["upstream"] for r in _records(wall) if r["type"] == "upstream_unhealthy"] == ["deaf"]
+
+
+async def test_a_server_that_cannot_start_gets_no_calls_and_backs_off(wall: Wall) -> None:
+    broken = {"command": sys.executable, "args": ["-c", "import sys; sys.exit(3)"]}
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, {"broken": broken, "notes": _server("wellbehaved")}), mode="legacy") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            echoed = await client.call_tool("notes__echo", {"text": "fine"})
+    assert names
+    assert all(name.startswith("notes__") for name in names)
+    assert _text(echoed) == "fine"
+    assert any(r["type"] == "upstream_failed" and r["upstream"] == "broken" for r in _records(wall))

@@ -6,6 +6,8 @@ attribute docstrings, so it cannot drift from the code.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcpwall.approvals.settings import ApprovalSettings
@@ -61,6 +63,13 @@ class ServerSpec(Strict):
 
     command: str | None = None
     """The program to start (stdio servers)."""
+    url: str | None = None
+    """The endpoint of a server reached over HTTP (``mcpwall serve`` only)."""
+    transport: Literal["streamable-http", "sse"] = "streamable-http"
+    """For ``url``: Streamable HTTP, or the legacy 2024-11-05 HTTP+SSE transport."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """For ``url``: request headers; values may be credential references (``env:``, ``file:``,
+    ``keyring:``), sent only to this server."""
     args: list[str] = Field(default_factory=list)
     """Its arguments."""
     cwd: str | None = None

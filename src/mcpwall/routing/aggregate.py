@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
@@ -206,6 +207,11 @@ class Aggregate:
         async with self._lock:
             if link.running:
                 return True
+            if link.session is not None and link.pump is not None:
+                link.failed(self.settings.max_backoff_seconds)  # it was running and died
+                link.pump = None
+            if time.monotonic() < link.retry_at:
+                return False
             await self._make_room()
             try:
                 await link.start(self.capabilities, self.settings.start_timeout_seconds)
@@ -214,8 +220,25 @@ class Aggregate:
                 self.audit.emit("upstream_failed", upstream=link.name, reason=f"{type(exc).__name__}: {exc}")
                 with contextlib.suppress(Exception):
                     await link.stop(1.0)
+                link.failed(self.settings.max_backoff_seconds)
                 return False
             return True
+
+    async def check_health(self) -> None:
+        """Ping every running, idle upstream; stop one that does not answer."""
+        for link in list(self.links.values()):
+            if not link.running or link.busy:
+                continue
+            try:
+                answer = await link.request("ping", None, 5.0)
+            except TimeoutError:
+                answer = {"error": {"message": "no answer to ping within 5 s"}}
+            if "error" in answer:
+                self.audit.emit("upstream_unhealthy", upstream=link.name, error=answer["error"])
+                await link.stop(1.0)
+                link.failed(self.settings.max_backoff_seconds)
+            else:
+                link.failures = 0
 
     async def _make_room(self) -> None:
         running = [link for link in self.links.values() if link.running]

@@ -9,10 +9,12 @@ from dataclasses import replace
 from mcpwall.assembly import session_policy
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.config.models import Config
-from mcpwall.launch import prepare_upstream
+from mcpwall.launch import prepare_http_upstream, prepare_upstream
 from mcpwall.routing.aggregate import Aggregate, Manifest
 from mcpwall.routing.link import UpstreamLink
 from mcpwall.store import Store
+from mcpwall.transports.http_upstream import HttpUpstream
+from mcpwall.transports.stdio import StdioUpstream
 
 
 def build_aggregate(
@@ -39,7 +41,11 @@ def build_aggregate(
 
     links = {}
     for name in config.servers:
-        upstream, identity, spec = prepare_upstream(config, name, [])
+        upstream: StdioUpstream | HttpUpstream
+        if config.servers[name].url:
+            upstream, identity, spec = prepare_http_upstream(config, name)
+        else:
+            upstream, identity, spec = prepare_upstream(config, name, [])
         auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
         policy = session_policy(config, spec, identity, session, profiles, store, auditor)
         links[name] = UpstreamLink(

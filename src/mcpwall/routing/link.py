@@ -20,7 +20,9 @@ import orjson
 from mcpwall import jsonrpc
 from mcpwall.approvals import waiting
 from mcpwall.audit import Auditor
+from mcpwall.errors import UpstreamStartError
 from mcpwall.session import Policy, Session
+from mcpwall.transports.http_upstream import HttpUpstream
 from mcpwall.transports.lines import LineReader
 from mcpwall.transports.stdio import StdioUpstream
 
@@ -48,7 +50,7 @@ class UpstreamLink:
     def __init__(
         self,
         name: str,
-        upstream: StdioUpstream,
+        upstream: StdioUpstream | HttpUpstream,
         policy: Policy,
         auditor: Auditor,
         deliver: Delivery,
@@ -61,13 +63,15 @@ class UpstreamLink:
         self.deliver = deliver
         self.flush = flush
         self.session: Session | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.writer: Any = None
         self.outbox = bytearray()
         self.pump: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
         self.waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._holds: set[asyncio.Task[None]] = set()
         self._ids = 0
+        self.failures = 0
+        self.retry_at = 0.0
 
     @property
     def running(self) -> bool:
@@ -95,7 +99,9 @@ class UpstreamLink:
             "capabilities": client_capabilities,
             "clientInfo": {"name": "mcpwall", "version": "0.1.0"},
         }
-        await self.request("initialize", params, within, request_id=INIT_ID)
+        answer = await self.request("initialize", params, within, request_id=INIT_ID)
+        if "result" not in answer:
+            raise UpstreamStartError(f"{self.name} did not complete initialize: {answer.get('error')}")
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         self.flush()
 
@@ -103,6 +109,8 @@ class UpstreamLink:
         self, method: str, params: dict[str, Any] | None, within: float, request_id: str | None = None
     ) -> dict[str, Any]:
         """A request of the aggregate's own (not the client's); its result, or an error object."""
+        if self.pump is None or self.pump.done():
+            return jsonrpc.error(request_id, jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server is not running")
         self._ids += 1
         request_id = request_id or f"mcpwall-{self._ids}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -160,6 +168,12 @@ class UpstreamLink:
             self.session.from_server(line)  # type: ignore[arg-type] # a line or an Oversized marker
         except Exception:
             log.exception("mcpwall: internal error on a message from %s; it was not forwarded", self.name)
+
+    def failed(self, max_backoff: float) -> None:
+        """Count a crash or failed start: the second in a row starts a growing back-off."""
+        self.failures += 1
+        delay = 0.0 if self.failures < 2 else min(max_backoff, 2.0 ** (self.failures - 2))
+        self.retry_at = time.monotonic() + delay
 
     def _gone(self) -> None:
         if self.session is not None:

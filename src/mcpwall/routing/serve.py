@@ -76,9 +76,15 @@ class StdioServe:
             await asyncio.wait_for(asyncio.gather(*self.aggregate.tasks, return_exceptions=True), 30)
 
     async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_health = loop.time() + self.config.routing.health_interval_seconds
         while True:
             await asyncio.sleep(1.0)
             self.aggregate.time_out()
+            if loop.time() >= next_health:
+                next_health = loop.time() + self.config.routing.health_interval_seconds
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await self.aggregate.check_health()
             self.flush()
 
     async def _close(self) -> None:
