@@ -71,9 +71,12 @@ def test_run_with_broken_config_fails_closed_with_clear_error(tmp_path: Path) ->
     assert "tools.deny" in result.stderr
 
 
-def test_readme_config_example_loads() -> None:
+def test_every_readme_config_example_loads() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("```yaml\n", 1)[1].split("```", 1)[0]
-    config = parse_config(block)
-    assert config.gatekeeper.profiles["careful"].confirm == ["*/delete_*"]
-    assert config.armor.allowed_domains == ["*.github.com", "pypi.org"]
+    blocks = [part.split("```", 1)[0] for part in readme.split("```yaml\n")[1:]]
+    configs = [parse_config(block) for block in blocks]
+    assert len(configs) >= 2
+    main = next(c for c in configs if "careful" in c.gatekeeper.profiles)
+    assert main.gatekeeper.profiles["careful"].confirm == ["*/delete_*"]
+    assert main.armor.allowed_domains == ["*.github.com", "pypi.org"]
+    assert any(c.identity is not None for c in configs)
