@@ -25,6 +25,8 @@ INVALID_REQUEST: Final = -32600
 """Valid JSON but not a JSON-RPC message mcpwall accepts (non-object, bad id, batch refused...)."""
 METHOD_NOT_FOUND: Final = -32601
 """Reserved by JSON-RPC; mcpwall forwards unknown methods to the server, which answers this."""
+INVALID_PARAMS: Final = -32602
+"""The params name nothing the gateway can route (an unknown prompt or resource)."""
 INTERNAL_ERROR: Final = -32603
 """mcpwall itself failed; the message was not forwarded."""
 

@@ -220,3 +220,17 @@ async def test_a_server_that_cannot_start_gets_no_calls_and_backs_off(wall: Wall
     assert all(name.startswith("notes__") for name in names)
     assert _text(echoed) == "fine"
     assert any(r["type"] == "upstream_failed" and r["upstream"] == "broken" for r in _records(wall))
+
+
+async def test_prompts_and_resources_of_every_upstream_are_listed_and_routed(wall: Wall) -> None:
+    servers = {"a": _server("wellbehaved"), "b": _server("extras")}
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, servers), mode="legacy") as client:
+            prompts = {p.name for p in (await client.list_prompts()).prompts}
+            resources = {str(r.uri) for r in (await client.list_resources()).resources}
+            greeting = await client.get_prompt("a__greet", {"name": "Ada"})
+            note = await client.read_resource("notes://clean")
+    assert {"a__greet", "b__greet"} <= prompts
+    assert {"notes://welcome", "notes://clean"} <= resources
+    assert "Ada" in str(greeting.messages[0].content)
+    assert "clean" in str(note.contents[0])

@@ -24,12 +24,14 @@ from mcpwall.jsonrpc import Kind, Message
 from mcpwall.routing import front
 from mcpwall.routing.index import CapabilityIndex
 from mcpwall.routing.link import UpstreamLink
+from mcpwall.routing.names import Route, public_names
 from mcpwall.routing.settings import RoutingSettings
 from mcpwall.transports.lines import Oversized
 
 log = logging.getLogger(__name__)
 
 LIST_PAGES = 100
+LISTINGS = {"prompts/list": "prompts", "resources/list": "resources", "resources/templates/list": "resourceTemplates"}
 
 
 class Manifest(Protocol):
@@ -70,6 +72,9 @@ class Aggregate:
         self.tasks: set[asyncio.Task[Any]] = set()
         self._ids = 0
         self._lock = asyncio.Lock()
+        self.prompts: dict[str, Route] = {}
+        self._prompt_owners: list[tuple[str, dict[str, Any]]] = []
+        self.resource_owners: dict[str, str] = {}
 
     # ----- from the client ---------------------------------------------------------------
 
@@ -101,6 +106,10 @@ class Aggregate:
             self._spawn(self._list_tools(request_id))
         elif method == "tools/call":
             self._route_call(message)
+        elif method in LISTINGS:
+            self._spawn(self._list_other(method, request_id))
+        elif method in ("prompts/get", "resources/read"):
+            self._spawn(self._fetch_other(message))
         else:
             self._error(request_id, jsonrpc.METHOD_NOT_FOUND, f"method not available through the gateway: {method}")
 
@@ -156,6 +165,51 @@ class Aggregate:
             if not isinstance(cursor, str):
                 return tools
         return tools
+
+    # ----- prompts and resources -------------------------------------------------------------
+
+    async def _list_other(self, method: str, request_id: jsonrpc.RequestId | None) -> None:
+        key = LISTINGS[method]
+        if key == "prompts":
+            self._prompt_owners = []
+        merged: list[dict[str, Any]] = []
+        for name, link in self.links.items():
+            if not await self._ensure(link):
+                continue
+            answer = await link.request(method, None, self.settings.call_timeout_seconds)
+            entries = answer.get("result", {}).get(key) if isinstance(answer.get("result"), dict) else None
+            merged += [self._own(name, key, entry) for entry in entries or [] if isinstance(entry, dict)]
+        if key == "prompts":
+            self.prompts = public_names((s, str(p.get("name"))) for s, p in self._prompt_owners)
+            merged = [{**p, "name": self._prompt_name(p)} for p in merged]
+        self._reply(request_id, {key: merged})
+
+    def _own(self, server: str, key: str, entry: dict[str, Any]) -> dict[str, Any]:
+        if key == "prompts":
+            self._prompt_owners.append((server, entry))
+        elif isinstance(entry.get("uri"), str):
+            self.resource_owners[entry["uri"]] = server
+        return entry
+
+    def _prompt_name(self, prompt: dict[str, Any]) -> str:
+        server = next(s for s, p in self._prompt_owners if p is prompt)
+        return next(n for n, route in self.prompts.items() if route == (server, prompt.get("name")))
+
+    async def _fetch_other(self, message: Message) -> None:
+        params = dict(message.params)
+        if message.method == "prompts/get":
+            route = self.prompts.get(str(params.get("name")))
+            server = route[0] if route else None
+            if route:
+                params["name"] = route[1]
+        else:
+            server = self.resource_owners.get(str(params.get("uri")))
+        link = self.links.get(server or "")
+        if link is None or not await self._ensure(link):
+            self._error(message.id, jsonrpc.INVALID_PARAMS, "unknown prompt or resource")
+            return
+        answer = await link.request(message.method, params, self.settings.call_timeout_seconds)
+        self.send(jsonrpc.dump({**answer, "id": message.id}))
 
     def _route_call(self, message: Message) -> None:
         name = message.params.get("name")
