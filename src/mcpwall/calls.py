@@ -10,6 +10,8 @@ session's danger-zone budget; crossing the budget locks the session until a huma
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +76,8 @@ class CallGuard:
         self.zone = DangerZone(danger)
         self.reply = reply
         self.budget = RiskBudget()
+        self._read_at = 0.0
+        self.shared_budget = False
 
     def admit(self, call: ToolCall, ctx: Context, definition_hash: str) -> Admission:
         """Decide a call; errors for refused calls are sent from here."""
@@ -157,19 +161,38 @@ class CallGuard:
         if classification is None:
             return
         before = self.budget
-        self.budget = self.zone.record(before, classification)
-        changed = (self.budget.spent, self.budget.locked) != (before.spent, before.locked)
+        after = self.zone.record(before, classification)
+        changed = (after.spent, after.locked) != (before.spent, before.locked)
         if changed and self.store is not None:  # a read costs nothing: no write on the hot path
-            self.store.put_budget(session, self.budget.to_dict())
+            after = RiskBudget.from_dict(self.store.update_budget(session, self._charge(before, classification)))
+        self.budget = after
         if self.budget.locked and not before.locked:
             self.audit.emit("session_locked", spent=self.budget.spent, reason=self.budget.lock_reason)
 
+    def _charge(
+        self, base: RiskBudget, classification: Classification
+    ) -> Callable[[dict[str, Any] | None], dict[str, Any]]:
+        """The change to the shared budget: charged on top of what is stored (other servers of
+        the same session charge it too), never undoing an operator's release."""
+
+        def change(stored: dict[str, Any] | None) -> dict[str, Any]:
+            current = RiskBudget.from_dict(stored) if stored is not None else base
+            return self.zone.record(current, classification).to_dict()
+
+        return change
+
     def refresh_budget(self, session: str) -> None:
-        """A locked session may have been released from another terminal: read the budget again."""
-        if self.budget.locked and self.store is not None:
-            stored = self.store.get_budget(session)
-            if stored is not None:
-                self.budget = RiskBudget.from_dict(stored)
+        """Read the shared budget again when it may have changed elsewhere: while locked (a human
+        may have released it); before every call when other servers of the same session charge
+        it too (``shared_budget``); otherwise at most once a second."""
+        now = time.monotonic()
+        due = self.shared_budget or now - self._read_at > 1.0
+        if self.store is None or not (self.budget.locked or due):
+            return
+        self._read_at = now
+        stored = self.store.get_budget(session)
+        if stored is not None:
+            self.budget = RiskBudget.from_dict(stored)
 
     def _record_resolution(self, call: ToolCall, decision: Decision) -> None:
         """The full resolution of a call that is not simply auto-approved (that one is recorded

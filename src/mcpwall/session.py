@@ -74,6 +74,7 @@ class Session(ToolCalls):
             danger=policy.danger,
             reply=lambda error: self.to_client(jsonrpc.dump(error)),
         )
+        self.guard.shared_budget = policy.shared_budget
 
     # ----- client → server -------------------------------------------------------------
 

@@ -40,6 +40,8 @@ class Policy:
     danger: DangerZoneSettings = field(default_factory=DangerZoneSettings)
     profiles: tuple[Profile, ...] = ()
     secrets: Secrets = field(default_factory=Secrets)
+    shared_budget: bool = False
+    """Other servers of the same session charge the same risk budget (``mcpwall serve``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,3 +234,20 @@ async def test_prompts_and_resources_of_every_upstream_are_listed_and_routed(wal
     assert {"notes://welcome", "notes://clean"} <= resources
     assert "Ada" in str(greeting.messages[0].content)
     assert "clean" in str(note.contents[0])
+
+
+@pytest.mark.requirement("gate:danger-zone-lock")
+async def test_one_session_risk_budget_spans_every_server_behind_the_aggregate(wall: Wall) -> None:
+    gatekeeper = {
+        "overrides": [{"match": "*/run_command", "level": "AUTO_APPROVE", "rationale": "fixture records only"}],
+        "danger_zone": {"budget": 6},
+    }
+    servers = {"a": _server("wellbehaved"), "b": _server("wellbehaved")}
+    with anyio.fail_after(90):
+        async with Client(_serve(wall, servers, gatekeeper=gatekeeper), mode="legacy") as client:
+            await client.list_tools()
+            await client.call_tool("a__run_command", {"command": "ls"})
+            await client.call_tool("b__run_command", {"command": "ls"})
+            with pytest.raises(MCPError) as locked:
+                await client.call_tool("a__run_command", {"command": "ls"})
+    assert locked.value.error.data["violation"] == "SessionLocked"

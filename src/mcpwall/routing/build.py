@@ -49,7 +49,12 @@ def build_aggregate(
         auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
         policy = session_policy(config, spec, identity, session, profiles, store, auditor)
         links[name] = UpstreamLink(
-            identity, upstream, replace(policy, secrets=upstream.secrets), auditor, deliver, flush
+            identity,
+            upstream,
+            replace(policy, secrets=upstream.secrets, shared_budget=len(config.servers) > 1),
+            auditor,
+            deliver,
+            flush,
         )
     front_audit = Auditor(chain, session=session, server="mcpwall")
     aggregate = Aggregate(links, config.routing, front_audit, send, manifest)
