@@ -16,8 +16,9 @@ code and detail for the operator. This package serves no HTTP: it is the library
 calls with a request's method, path, headers and body.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mcpwall.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from mcpwall.identity.agent import AgentIdentity, ToolManifest, bound_manifest, resolve_agent
@@ -68,17 +69,9 @@ _HOMES = {
     "nonces": ("MemoryNonceStore", "NonceOutcome", "NonceStore"),
     "settings": ("AgentGrant", "AgentMapping", "EnvelopeKey", "EnvelopeSettings", "IdentitySettings", "JwtSettings"),
 }
-_WHERE = {name: module for module, names in _HOMES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    """The API, imported on first use: loading the configuration (``IdentitySettings``) must not
-    pull in the JWT, JWKS and HTTP machinery that only the HTTP front needs."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mcpwall.identity' has no attribute {name!r}")
-    return getattr(import_module(f"mcpwall.identity.{module}"), name)
-
+# The API is imported on first use: loading the configuration (``IdentitySettings``) must
+# not pull in the JWT, JWKS and HTTP machinery that only the HTTP front needs.
+__getattr__ = lazy_exports("mcpwall.identity", _HOMES)
 
 __all__ = [
     "ENVELOPE_HEADERS",

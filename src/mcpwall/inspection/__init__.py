@@ -15,8 +15,7 @@ Architecture, leaf modules first:
 - ``pins`` — canonical JSON, definition hashes, field diffs and server identities (rug pulls).
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mcpwall.inspection.findings import Finding, Severity, max_severity
 from mcpwall.inspection.normalize import make_visible, normalize
@@ -28,6 +27,7 @@ from mcpwall.inspection.pins import (
     instructions_hash,
     server_identity,
 )
+from mcpwall.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from mcpwall.inspection.catalog import CatalogError, RuleSpec, compile_rules
@@ -41,17 +41,9 @@ _HOMES = {
     "evaluation": ("EvaluationReport", "evaluate", "render"),
     "reports": ("inspect_file",),
 }
-_WHERE = {name: module for module, names in _HOMES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    """The heavy half of the API (catalog, detector, evaluation), imported on first use:
-    ``mcpwall run`` must not pay for the detector before its server has started."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mcpwall.inspection' has no attribute {name!r}")
-    return getattr(import_module(f"mcpwall.inspection.{module}"), name)
-
+# The heavy half of the API (catalog, detector, evaluation) is imported on first use:
+# ``mcpwall run`` must not pay for the detector before its server has started.
+__getattr__ = lazy_exports("mcpwall.inspection", _HOMES)
 
 __all__ = [
     "CatalogError",
