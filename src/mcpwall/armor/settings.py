@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-import limits
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mcpwall.armor.hosts import HostError, parse_host
@@ -54,14 +53,14 @@ class RateLimitSettings(BaseModel):
     @classmethod
     def _session_rate_parses(cls, value: str | None) -> str | None:
         if value is not None:
-            limits.parse_many(value)
+            _parse_rate(value)
         return value
 
     @field_validator("per_tool")
     @classmethod
     def _tool_rates_parse(cls, value: dict[str, str]) -> dict[str, str]:
         for rate in value.values():
-            limits.parse_many(rate)
+            _parse_rate(rate)
         return value
 
     @field_validator("storage_uri")
@@ -166,3 +165,11 @@ class ArmorSettings(BaseModel):
         if self.command_tools:
             return list(self.command_tools)
         return ["*"] if self.commands is not None else []
+
+
+def _parse_rate(rate: str) -> None:
+    """Raise ValueError unless ``rate`` is in the ``limits`` notation (imported only when a rate
+    is configured: ``mcpwall run`` must not pay for it at start-up otherwise)."""
+    import limits
+
+    limits.parse_many(rate)
