@@ -120,3 +120,35 @@ def wall(tmp_path: Path) -> Wall:
 def anyio_backend() -> str:
     """Async tests run on asyncio (the backend mcpwall itself uses)."""
     return "asyncio"
+
+
+def fixture_spec(name: str, *args: str) -> dict[str, object]:
+    """A ``servers:`` entry that starts a fixture server (FIXTURE_LOG passed through)."""
+    return {
+        "command": sys.executable,
+        "args": [str(SERVERS / f"{name}.py"), *args],
+        "environment": {"allowed_env": ["FIXTURE_LOG"]},
+    }
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_port(port: int, within: float = 30.0) -> None:
+    """Wait (bounded) until something accepts connections on a loopback port."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        with socket.socket() as attempt:
+            if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    pytest.fail(f"nothing listens on 127.0.0.1:{port} after {within} s")

@@ -4,7 +4,6 @@ agents authenticated by JWT (and Ed25519-signed requests) seeing only their own 
 from __future__ import annotations
 
 import base64
-import socket
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import TextContent
 
-from conftest import ALLOW_EVERYTHING, SERVERS, Wall, npm_server
+from conftest import ALLOW_EVERYTHING, Wall, fixture_spec, free_port, npm_server, wait_for_port
 from mcpwall.identity import encode_public_key, sign_request
 
 pytestmark = pytest.mark.anyio
@@ -40,25 +39,11 @@ INIT = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _fixture(name: str) -> dict[str, Any]:
-    return {
-        "command": sys.executable,
-        "args": [str(SERVERS / f"{name}.py")],
-        "environment": {"allowed_env": ["FIXTURE_LOG"]},
-    }
-
-
 @contextmanager
 def gateway(wall: Wall, **extra: Any) -> Iterator[str]:
     """A running ``mcpwall serve --http`` (killed afterwards); its /mcp URL."""
-    port = _free_port()
-    config = {"gatekeeper": ALLOW_EVERYTHING, "servers": {"notes": _fixture("wellbehaved")}, **extra}
+    port = free_port()
+    config = {"gatekeeper": ALLOW_EVERYTHING, "servers": {"notes": fixture_spec("wellbehaved")}, **extra}
     path = wall.workdir / "http.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
     argv = [sys.executable, "-m", "mcpwall", "serve", "--config", str(path), "--http", f"127.0.0.1:{port}"]
@@ -66,13 +51,7 @@ def gateway(wall: Wall, **extra: Any) -> Iterator[str]:
         process = subprocess.Popen(argv, env=wall.env(), stderr=stderr)
     url = f"http://127.0.0.1:{port}/mcp"
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(url, timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        wait_for_port(port)
         yield url
     finally:
         process.terminate()
@@ -98,7 +77,7 @@ def _text(result: object) -> str:
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_sdk_client_over_http_lists_and_calls_through_the_gateway(wall: Wall, mode: str) -> None:
     servers = {
-        "notes": _fixture("wellbehaved"),
+        "notes": fixture_spec("wellbehaved"),
         "everything": {"command": npm_server("mcp-server-everything", "stdio")[0], "args": ["stdio"]},
     }
     with gateway(wall, servers=servers) as url:

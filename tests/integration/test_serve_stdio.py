@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,17 +17,9 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import CreateMessageRequestParams, CreateMessageResult, TextContent
 
-from conftest import ALLOW_EVERYTHING, SERVERS, Wall, npm_server, pypi_server
+from conftest import ALLOW_EVERYTHING, Wall, fixture_spec, free_port, npm_server, pypi_server, wait_for_port
 
 pytestmark = pytest.mark.anyio
-
-
-def _server(name: str, *args: str) -> dict[str, Any]:
-    return {
-        "command": sys.executable,
-        "args": [str(SERVERS / f"{name}.py"), *args],
-        "environment": {"allowed_env": ["FIXTURE_LOG"]},
-    }
 
 
 def _command(argv: list[str]) -> dict[str, Any]:
@@ -55,7 +45,7 @@ def _records(wall: Wall) -> list[dict[str, Any]]:
 @pytest.mark.requirement("routing:unknown-name-not-routed")
 async def test_three_real_upstreams_are_listed_and_callable_under_namespaced_names(wall: Wall) -> None:
     servers = {
-        "notes": _server("wellbehaved"),
+        "notes": fixture_spec("wellbehaved"),
         "time": _command(pypi_server("mcp-server-time", "--local-timezone", "UTC")),
         "everything": _command(npm_server("mcp-server-everything", "stdio")),
     }
@@ -79,7 +69,10 @@ async def test_three_real_upstreams_are_listed_and_callable_under_namespaced_nam
 
 @pytest.mark.requirement("routing:policy-per-real-server")
 async def test_policy_applies_per_real_server_behind_the_aggregate(wall: Wall) -> None:
-    servers = {"notes": {**_server("wellbehaved"), "tools": {"deny": ["delete_note"]}}, "other": _server("wellbehaved")}
+    servers = {
+        "notes": {**fixture_spec("wellbehaved"), "tools": {"deny": ["delete_note"]}},
+        "other": fixture_spec("wellbehaved"),
+    }
     with anyio.fail_after(90):
         async with Client(_serve(wall, servers), mode="legacy") as client:
             names = {t.name for t in (await client.list_tools()).tools}
@@ -94,7 +87,7 @@ async def test_sampling_from_an_upstream_reaches_the_client_with_its_own_ids(wal
         return CreateMessageResult(role="assistant", content=TextContent(type="text", text="sampled"), model="m")
 
     with anyio.fail_after(90):
-        params = _serve(wall, {"notes": _server("wellbehaved")})
+        params = _serve(wall, {"notes": fixture_spec("wellbehaved")})
         async with Client(params, mode="legacy", sampling_callback=sampling) as client:  # type: ignore[arg-type] # plain async callable
             await client.list_tools()
             result = await client.call_tool("notes__summarize", {"text": "long"})
@@ -103,7 +96,7 @@ async def test_sampling_from_an_upstream_reaches_the_client_with_its_own_ids(wal
 
 async def test_a_crashed_upstream_answers_at_once_and_restarts_on_next_use(wall: Wall) -> None:
     with anyio.fail_after(90):
-        async with Client(_serve(wall, {"crashy": _server("crashing")}), mode="legacy") as client:
+        async with Client(_serve(wall, {"crashy": fixture_spec("crashing")}), mode="legacy") as client:
             await client.list_tools()
             with pytest.raises(MCPError):
                 await client.call_tool("crashy__crash", {})
@@ -114,7 +107,7 @@ async def test_a_crashed_upstream_answers_at_once_and_restarts_on_next_use(wall:
 
 
 async def test_pool_of_two_evicts_the_least_recently_used_of_three(wall: Wall) -> None:
-    servers = {name: _server("wellbehaved") for name in ("a", "b", "c")}
+    servers = {name: fixture_spec("wellbehaved") for name in ("a", "b", "c")}
     with anyio.fail_after(120):
         async with Client(_serve(wall, servers, routing={"pool_size": 2}), mode="legacy") as client:
             await client.list_tools()
@@ -128,7 +121,7 @@ async def test_pool_of_two_evicts_the_least_recently_used_of_three(wall: Wall) -
 async def test_an_unanswered_call_times_out_and_the_gateway_goes_on(wall: Wall) -> None:
     with anyio.fail_after(90):
         async with Client(
-            _serve(wall, {"slow": _server("slow")}, routing={"call_timeout_seconds": 1}), mode="legacy"
+            _serve(wall, {"slow": fixture_spec("slow")}, routing={"call_timeout_seconds": 1}), mode="legacy"
         ) as client:
             await client.list_tools()
             with pytest.raises(MCPError) as late:
@@ -148,7 +141,7 @@ async def test_list_changed_from_one_upstream_reaches_the_client(wall: Wall) -> 
         if isinstance(method, str):
             seen.append(method)
 
-    servers = {"weather": _server("rugpull", "description", "--notify"), "notes": _server("wellbehaved")}
+    servers = {"weather": fixture_spec("rugpull", "description", "--notify"), "notes": fixture_spec("wellbehaved")}
     with anyio.fail_after(90):
         async with Client(_serve(wall, servers), mode="legacy", message_handler=messages) as client:
             await client.list_tools()
@@ -162,19 +155,12 @@ async def test_list_changed_from_one_upstream_reaches_the_client(wall: Wall) -> 
 @contextmanager
 def _everything_over_http(mode: str) -> Iterator[str]:
     """npm server-everything serving ``streamableHttp`` or ``sse`` on a free port; its URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
+    port = free_port()
     command = npm_server("mcp-server-everything", mode)
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "PORT": str(port)}
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as attempt:
-                if attempt.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
+        wait_for_port(port)
         yield f"http://127.0.0.1:{port}/" + ("mcp" if mode == "streamableHttp" else "sse")
     finally:
         process.kill()
@@ -186,7 +172,7 @@ async def test_http_upstreams_streamable_and_legacy_sse_sit_beside_stdio_ones(
     wall: Wall, mode: str, transport: str
 ) -> None:
     with _everything_over_http(mode) as url:
-        servers = {"notes": _server("wellbehaved"), "remote": {"url": url, "transport": transport}}
+        servers = {"notes": fixture_spec("wellbehaved"), "remote": {"url": url, "transport": transport}}
         with anyio.fail_after(90):
             async with Client(_serve(wall, servers), mode="legacy") as client:
                 names = {t.name for t in (await client.list_tools()).tools}
@@ -198,7 +184,7 @@ async def test_http_upstreams_streamable_and_legacy_sse_sit_beside_stdio_ones(
 
 
 async def test_a_hung_upstream_is_stopped_by_the_health_check(wall: Wall) -> None:
-    servers = {"deaf": _server("deaf"), "notes": _server("wellbehaved")}
+    servers = {"deaf": fixture_spec("deaf"), "notes": fixture_spec("wellbehaved")}
     with anyio.fail_after(90):
         async with Client(_serve(wall, servers, routing={"health_interval_seconds": 1}), mode="legacy") as client:
             await client.list_tools()
@@ -213,7 +199,9 @@ async def test_a_hung_upstream_is_stopped_by_the_health_check(wall: Wall) -> Non
 async def test_a_server_that_cannot_start_gets_no_calls_and_backs_off(wall: Wall) -> None:
     broken = {"command": sys.executable, "args": ["-c", "import sys; sys.exit(3)"]}
     with anyio.fail_after(90):
-        async with Client(_serve(wall, {"broken": broken, "notes": _server("wellbehaved")}), mode="legacy") as client:
+        async with Client(
+            _serve(wall, {"broken": broken, "notes": fixture_spec("wellbehaved")}), mode="legacy"
+        ) as client:
             names = {t.name for t in (await client.list_tools()).tools}
             echoed = await client.call_tool("notes__echo", {"text": "fine"})
     assert names
@@ -223,7 +211,7 @@ async def test_a_server_that_cannot_start_gets_no_calls_and_backs_off(wall: Wall
 
 
 async def test_prompts_and_resources_of_every_upstream_are_listed_and_routed(wall: Wall) -> None:
-    servers = {"a": _server("wellbehaved"), "b": _server("extras")}
+    servers = {"a": fixture_spec("wellbehaved"), "b": fixture_spec("extras")}
     with anyio.fail_after(90):
         async with Client(_serve(wall, servers), mode="legacy") as client:
             prompts = {p.name for p in (await client.list_prompts()).prompts}
@@ -242,7 +230,7 @@ async def test_one_session_risk_budget_spans_every_server_behind_the_aggregate(w
         "overrides": [{"match": "*/run_command", "level": "AUTO_APPROVE", "rationale": "fixture records only"}],
         "danger_zone": {"budget": 6},
     }
-    servers = {"a": _server("wellbehaved"), "b": _server("wellbehaved")}
+    servers = {"a": fixture_spec("wellbehaved"), "b": fixture_spec("wellbehaved")}
     with anyio.fail_after(90):
         async with Client(_serve(wall, servers, gatekeeper=gatekeeper), mode="legacy") as client:
             await client.list_tools()
