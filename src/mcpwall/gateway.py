@@ -11,8 +11,9 @@ calls. If the audit trail cannot be written, nothing of that batch is forwarded 
 gateway stops (fail closed).
 
 Lifecycle:
-- the client closes stdin → the server's stdin is closed, it gets ``shutdown_grace_seconds``
-  to exit (its last answers are still relayed), then SIGTERM, then SIGKILL; exit code 0;
+- the client closes stdin → the server first answers what was already asked (within
+  ``shutdown_grace_seconds``), then its stdin is closed, it gets ``shutdown_grace_seconds`` to
+  exit, then SIGTERM, then SIGKILL; exit code 0;
 - the server exits → every outstanding request is answered with UPSTREAM_UNAVAILABLE at once,
   a message goes to stderr, exit code 1;
 - SIGTERM / SIGINT → the server is stopped the same way, the audit trail flushed; exit code 0.
@@ -197,7 +198,7 @@ class StdioGateway:
         if server.done():
             return await self._server_gone(session, server)
         if client in done:
-            return await self._client_gone(server, client)
+            return await self._client_gone(session, server, client)
         return await self._shutdown(f"received {self._signal}")
 
     async def _server_gone(self, session: Session, pump: asyncio.Task[None]) -> Outcome:
@@ -208,14 +209,23 @@ class StdioGateway:
         log.error("mcpwall: MCP server %r exited unexpectedly with code %s", self.server, code)
         return Outcome(EXIT_UPSTREAM_DIED, f"server exited with code {code}")
 
-    async def _client_gone(self, server: asyncio.Task[None], client: asyncio.Task[None]) -> Outcome:
+    async def _client_gone(self, session: Session, server: asyncio.Task[None], client: asyncio.Task[None]) -> Outcome:
         error = _error_of(client)
         if error:
             log.error("mcpwall: client stream failed: %s", error)
+        await self._answers_in(session, server)
         self.upstream.close_stdin()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(server), self.wire.shutdown_grace_seconds)
         return await self._shutdown("client closed stdin")
+
+    async def _answers_in(self, session: Session, server: asyncio.Task[None]) -> None:
+        """Let the server answer what the client already asked (bounded by the grace period):
+        many servers drop requests still in flight when their stdin closes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.wire.shutdown_grace_seconds
+        while session.pending and not session.held and not server.done() and loop.time() < deadline:  # noqa: ASYNC110 -- pending is a plain dict the session updates; a bounded 10 ms poll
+            await asyncio.sleep(0.01)
 
     async def _shutdown(self, reason: str) -> Outcome:
         code = await self.upstream.stop(self.wire.shutdown_grace_seconds)
