@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 from collections.abc import AsyncIterator
 
@@ -251,3 +252,29 @@ def test_stdin_and_stdout_may_be_regular_files(wall: Wall) -> None:
     assert done.returncode == 0
     assert [r["id"] for r in replies] == [1, 2]
     assert "echo" in {t["name"] for t in replies[1]["result"]["tools"]}
+
+
+@pytest.mark.requirement("wire:stdout-protocol-only")
+def test_stdout_may_be_a_character_device(wall: Wall) -> None:
+    """``> /dev/null`` once made uvloop abort the process (SIGABRT) before anything was read."""
+    import subprocess
+
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "f", "version": "1"}},
+    }
+    script = wall.workdir / "in.jsonl"
+    script.write_bytes(orjson.dumps(request) + b"\n")
+    with script.open("rb") as stdin, open(os.devnull, "wb") as stdout:
+        done = subprocess.run(
+            wall.argv(fixture_server("wellbehaved")),
+            stdin=stdin,
+            stdout=stdout,
+            env=wall.env(),
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 0
+    assert any(r["type"] == "session_ended" for r in _audit(wall))

@@ -119,24 +119,35 @@ class StdioUpstream:
 
 
 async def client_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """Asyncio streams over this process's stdin and stdout (pipes, sockets, ttys or files)."""
+    """Asyncio streams over this process's stdin and stdout (pipes, sockets, ttys, devices or files).
+
+    Only pipes and sockets are handed to the event loop: it cannot watch regular files, and
+    uvloop aborts the whole process on character devices such as ``/dev/null``. Anything else is
+    read in a thread and written with plain blocking writes.
+    """
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 20)
     stdin = sys.stdin.buffer
-    if stat.S_ISREG(os.fstat(stdin.fileno()).st_mode):
+    if not _watchable(stdin.fileno()):
         _feed_from_thread(loop, reader, stdin.fileno())
     else:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
-    if stat.S_ISREG(os.fstat(stdout.fileno()).st_mode):
+    if not _watchable(stdout.fileno()):
         return reader, _FileWriter(stdout)  # type: ignore[return-value] # the StreamWriter subset the gateway uses
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
     return reader, writer
 
 
+def _watchable(fd: int) -> bool:
+    """Whether the event loop can watch this descriptor (a pipe or a socket)."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 class _FileWriter:
-    """stdout redirected to a regular file, which the event loop cannot watch: plain writes."""
+    """stdout redirected to a file or a device, which the event loop cannot watch: plain writes."""
 
     def __init__(self, file: io.FileIO | BinaryIO) -> None:
         self._file = file
@@ -155,7 +166,7 @@ class _FileWriter:
 
 
 def _feed_from_thread(loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, fd: int) -> None:
-    """Regular files cannot be watched by the event loop: read them in a thread."""
+    """Files and devices cannot be watched by the event loop: read them in a thread."""
 
     def pump() -> None:
         while chunk := os.read(fd, 1 << 16):
