@@ -22,25 +22,25 @@ from typing import Final
 from mcpwall.armor.violations import Violation, ViolationType, violation
 
 _SHAPES: Final = (
-    ("private-key", re.compile(r"-----BEGIN (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----")),
-    ("aws-access-key-id", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA)[A-Z0-9]{16}(?![A-Z0-9])")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b")),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,200}")),
-    (
-        "api-key",
-        re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,128}\b|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,200}"),
-    ),
-    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}")),
-    ("password-in-url", re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{1,100}:[^\s/@]{3,200}@[^\s/]{1,200}")),
+    ("private-key", r"-----BEGIN (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----"),
+    ("aws-access-key-id", r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA)[A-Z0-9]{16}(?![A-Z0-9])"),
+    ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b"),
+    ("slack-token", r"\bxox[abposr]-[A-Za-z0-9-]{10,200}"),
+    ("api-key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,128}\b|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,200}"),
+    ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}"),
+    ("password-in-url", r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{1,100}:[^\s/@]{3,200}@[^\s/]{1,200}"),
     (
         "secret-assignment",
-        re.compile(
-            r"(?im)^\s{0,8}(?:export\s{1,4})?[A-Z0-9_]{0,40}(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|"
-            r"ACCESS_?KEY)[A-Z0-9_]{0,40}\s{0,4}[=:]\s{0,4}['\"]?[^\s'\"]{8,}"
-        ),
+        r"(?im:^\s{0,8}(?:export\s{1,4})?[A-Z0-9_]{0,40}(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|"
+        r"ACCESS_?KEY)[A-Z0-9_]{0,40}\s{0,4}[=:]\s{0,4}['\"]?[^\s'\"]{8,})",
     ),
 )
+"""Each kind of secret and its shape (every group inside is non-capturing)."""
+_ANY_SHAPE: Final = re.compile("|".join(shape for _, shape in _SHAPES))
+"""Every shape in one pattern: one pass tells whether a text holds a secret of any kind."""
+_EACH_SHAPE: Final = tuple((kind, re.compile(shape)) for kind, shape in _SHAPES)
+"""Each shape alone, in order: which kind a text holds (most specific first), once one is there."""
 _ENCODED_RUN: Final = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}|(?:[0-9a-fA-F]{2}){12,}")
 _WORD: Final = re.compile(r"[a-z]{3,8}")
 SEED_LENGTHS: Final = frozenset({12, 15, 18, 21, 24})
@@ -55,9 +55,8 @@ def _bip39_words() -> frozenset[str]:
 
 def find_secret(text: str) -> str | None:
     """The kind of the first secret in a text (plain or encoded), or None."""
-    for kind, shape in _SHAPES:
-        if shape.search(text):
-            return kind
+    if _ANY_SHAPE.search(text) is not None:
+        return next(kind for kind, shape in _EACH_SHAPE if shape.search(text))
     if _seed_phrase(text):
         return "seed-phrase"
     for run in _ENCODED_RUN.findall(text):
@@ -114,7 +113,7 @@ def check_secrets(arguments: Mapping[str, object], allowlist: Iterable[str] = ()
     """
     allowed = set(allowlist)
     values = [s for s in _strings(arguments) if s not in allowed]
-    for candidate in (*values, "".join(values), " ".join(values)):
+    for candidate in dict.fromkeys((*values, "".join(values), " ".join(values))):  # one value: one scan
         kind = find_secret(candidate)
         if kind is not None:
             return violation(ViolationType.SECRET_IN_ARGUMENTS, f"arguments carry a {kind}", secret_kind=kind)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from mcpwall.gatekeeper.danger_zone import RiskBudget
-from mcpwall.gatekeeper.evaluate import evaluate
+from mcpwall.gatekeeper.evaluate import Gatekeeper
 from mcpwall.gatekeeper.settings import GatekeeperSettings
 from mcpwall.mcp import ToolCall
 from mcpwall.pipeline.check import Check, Context
@@ -28,21 +28,21 @@ class GatekeeperCheck(Check):
 
     def __init__(self, settings: GatekeeperSettings) -> None:
         self.settings = settings
+        self.gatekeeper = Gatekeeper(settings)
 
     def on_tool_call(self, call: ToolCall, ctx: Context) -> Verdict | None:
-        if call.name not in ctx.reviews:
+        review = ctx.reviews.get(call.name)
+        if review is None:
             return _unknown_route(call.name)
         definition = ctx.tools.get(call.name, {})
-        resolution = evaluate(
-            self.settings,
+        resolution, verdict = self.gatekeeper.verdict(
             ctx.profiles,
             ctx.budget or RiskBudget(),
             ctx.server,
             call.name,
-            _annotations(definition),
+            (review.hash, _annotations(definition)),
             call.arguments,
         )
-        verdict = resolution.verdict
         verdict.detail[CLASSIFICATION] = resolution.classification
         return verdict
 

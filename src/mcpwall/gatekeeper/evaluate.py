@@ -8,12 +8,15 @@ the active profiles resolve it, then a locked session denies what is not a READ.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
 
 from mcpwall.gatekeeper.danger_zone import DangerZone, RiskBudget
-from mcpwall.gatekeeper.kinds import classify
+from mcpwall.gatekeeper.kinds import Classification, classify
 from mcpwall.gatekeeper.profiles import Profile
 from mcpwall.gatekeeper.resolver import Resolution, resolve
 from mcpwall.gatekeeper.settings import GatekeeperSettings
+from mcpwall.pipeline.verdict import Verdict
 
 
 def evaluate(
@@ -45,3 +48,88 @@ def evaluate(
     zone = DangerZone(settings.danger_zone)
     classification = zone.assess(classification, arguments)
     return zone.gate(resolve(server, tool, classification, profiles), budget)
+
+
+_MEMORY: Final = 4096
+"""Classifications and resolutions one `Gatekeeper` remembers before it starts afresh."""
+
+
+class Gatekeeper:
+    """`evaluate` for one settings object, remembering what does not depend on a call's arguments.
+
+    A classification depends only on (server, tool, pinned definition) under fixed settings,
+    and a resolution only on that classification and the active profiles; so both are computed
+    once per tool and definition. The argument-dependent steps (command risk, the locked budget)
+    run on every call, and a call whose command risk raised its classification is resolved
+    afresh. The verdict handed to the pipeline is a new object each call (its ``detail`` is a
+    copy), so nothing a caller adds to one call's verdict leaks into another's.
+
+    Args:
+        settings: the gatekeeper settings (never mutated: the cache is keyed on their identity).
+    """
+
+    def __init__(self, settings: GatekeeperSettings) -> None:
+        self.settings = settings
+        self.zone = DangerZone(settings.danger_zone)
+        self._classes: dict[tuple[str, str, str], Classification] = {}
+        self._verdicts: dict[tuple[object, ...], tuple[Sequence[Profile], Resolution, Verdict]] = {}
+
+    def verdict(
+        self,
+        profiles: Sequence[Profile],
+        budget: RiskBudget,
+        server: str,
+        tool: str,
+        definition: tuple[str, Mapping[str, object] | None],
+        arguments: Mapping[str, object],
+    ) -> tuple[Resolution, Verdict]:
+        """Decide one tools/call, as `evaluate` does.
+
+        Args:
+            profiles: the session's active profiles.
+            budget: the session's risk budget.
+            server: the server's name in mcpwall's config.
+            tool: the tool's name on that server.
+            definition: the pinned definition's hash and its annotations.
+            arguments: the call's arguments.
+
+        Returns:
+            The resolution and its verdict (a fresh object).
+        """
+        digest, annotations = definition
+        if not digest:  # no pinned definition to key on: nothing is remembered
+            resolution = evaluate(self.settings, profiles, budget, server, tool, annotations, arguments)
+            return resolution, resolution.verdict
+        base = self._classified(server, tool, digest, annotations)
+        assessed = self.zone.assess(base, arguments)
+        if assessed is not base:
+            resolution = self.zone.gate(resolve(server, tool, assessed, profiles), budget)
+            return resolution, resolution.verdict
+        key = (server, tool, digest, *map(id, profiles))
+        known = self._verdicts.get(key)
+        if known is None:
+            resolution = resolve(server, tool, base, profiles)
+            known = (tuple(profiles), resolution, resolution.verdict)
+            _remember(self._verdicts, key, known)
+        resolution = known[1]
+        gated = self.zone.gate(resolution, budget)
+        if gated is not resolution:
+            return gated, gated.verdict
+        return resolution, replace(known[2], detail=dict(known[2].detail))
+
+    def _classified(
+        self, server: str, tool: str, digest: str, annotations: Mapping[str, object] | None
+    ) -> Classification:
+        key = (server, tool, digest)
+        found = self._classes.get(key)
+        if found is None:
+            trusted = self.settings.trusts_annotations(server)
+            found = classify(server, tool, annotations, trusted, self.settings.overrides)
+            _remember(self._classes, key, found)
+        return found
+
+
+def _remember(memory: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(memory) >= _MEMORY:
+        memory.clear()
+    memory[key] = value
