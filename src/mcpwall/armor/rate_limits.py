@@ -18,13 +18,13 @@ import fnmatch
 import re
 import time
 from dataclasses import dataclass
-
-import limits
-from limits.storage import storage_from_string
-from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
+from typing import TYPE_CHECKING, Any
 
 from mcpwall.armor.settings import RateLimitSettings
 from mcpwall.armor.violations import Violation, ViolationType, violation
+
+if TYPE_CHECKING:
+    import limits
 
 _NAMESPACE = "mcpwall"
 
@@ -37,7 +37,11 @@ class _Window:
 
 
 class RateLimiter:
-    """Per-session and per-tool-pattern call windows."""
+    """Per-session and per-tool-pattern call windows.
+
+    With no rate configured there is nothing to count: no storage is opened and the ``limits``
+    library is not even imported (it costs start-up time every ``mcpwall run`` would pay).
+    """
 
     def __init__(self, settings: RateLimitSettings) -> None:
         """Open the storage and parse the rates.
@@ -49,6 +53,17 @@ class RateLimiter:
             limits.errors.ConfigurationError: the storage URI needs a driver that is not
                 installed (``redis://`` needs the ``redis`` package).
         """
+        self._session: tuple[_Window, ...] = ()
+        self._tools: tuple[tuple[re.Pattern[str], _Window], ...] = ()
+        self._storage: Any = None
+        if settings.per_session or settings.per_tool:
+            self._open(settings)
+
+    def _open(self, settings: RateLimitSettings) -> None:
+        import limits
+        from limits.storage import storage_from_string
+        from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
+
         self._storage = storage_from_string(settings.storage_uri)
         strategy = MovingWindowRateLimiter if settings.strategy == "moving-window" else FixedWindowRateLimiter
         self._limiter = strategy(self._storage)
@@ -70,6 +85,8 @@ class RateLimiter:
         Returns:
             A ``RateLimitExceeded`` violation (the call is not counted), or None (counted).
         """
+        if self._storage is None:
+            return None
         windows = self._session + tuple(window for regex, window in self._tools if regex.match(tool))
         keys = [self._identifiers(window, session_id) for window in windows]
         for window, key in zip(windows, keys, strict=True):
@@ -82,7 +99,8 @@ class RateLimiter:
 
     def reset(self) -> None:
         """Forget every count in the storage (tests and operator resets)."""
-        self._storage.reset()
+        if self._storage is not None:
+            self._storage.reset()
 
     @staticmethod
     def _identifiers(window: _Window, session_id: str) -> tuple[str, ...]:

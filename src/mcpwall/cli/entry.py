@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
 
@@ -15,6 +16,9 @@ def _is_run(argv: list[str]) -> bool:
 
 def main() -> None:
     """Entry point of the ``mcpwall`` console script and of ``python -m mcpwall``."""
+    # No pydantic plugins: a plugin is code from whatever package declares the entry point, and
+    # it would see every configuration mcpwall validates. Discovering them also costs start-up.
+    os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     if _is_run(sys.argv[1:]):
         from mcpwall.cli.run_cmd import run
