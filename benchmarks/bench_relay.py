@@ -7,6 +7,10 @@ Measures, against benchmarks/echo_server.py:
   server alone);
 - mcpwall's peak RSS (VmHWM of the mcpwall process).
 
+A third column, ``bare``, runs the same server behind benchmarks/bare_relay.py: mcpwall's own
+transports and framing forwarding lines with no parsing, checks or audit. It separates what the
+relay architecture costs from what mcpwall's per-call work (checks, audit records) costs.
+
 mcpwall runs with its default configuration (every check on: tool lists, inspection and
 pinning, gatekeeper, armor, audit); the echo tool is a read, so it is auto-approved.
 
@@ -137,7 +141,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as state:
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "MCPWALL_STATE_DIR": state}
         wall = [sys.executable, "-m", "mcpwall", "run", "--", *ECHO]
+        bare_argv = [sys.executable, str(HERE / "bare_relay.py"), "--", *ECHO]
         direct = measure(ECHO, env, args.calls, args.pipelined)
+        bare = measure(bare_argv, env, args.calls, args.pipelined)
         gated = measure(wall, env, args.calls, args.pipelined)
         audit_lines = (Path(state) / "audit.jsonl").read_bytes().count(b"\n")
     rows = [
@@ -149,10 +155,11 @@ def main() -> None:
         ("peak RSS (MB)", "rss_mb"),
     ]
     print(f"mcpwall run vs direct — echo server, {args.calls} sequential calls, {args.pipelined} pipelined")
-    print(f"{'metric':32} {'direct':>10} {'mcpwall':>10} {'ratio':>8} {'added':>10}")
+    print(f"{'metric':32} {'direct':>10} {'bare':>10} {'mcpwall':>10} {'ratio':>8} {'added':>10}")
     for label, key in rows:
-        d, g = direct[key], gated[key]
-        print(f"{label:32} {d:10.3f} {g:10.3f} {g / d:8.2f} {g - d:10.3f}")
+        d, b, g = direct[key], bare[key], gated[key]
+        print(f"{label:32} {d:10.3f} {b:10.3f} {g:10.3f} {g / d:8.2f} {g - d:10.3f}")
+    print("ratio and added: mcpwall versus direct; bare: the relay alone (benchmarks/bare_relay.py)")
     print(f"audit records written through mcpwall: {audit_lines}")
 
 
