@@ -4,6 +4,9 @@ Both runs use the same load generator (httpx, one process, 32 concurrent clients
 own MCP session) against benchmarks/echo_http_server.py: once directly, once through
 ``mcpwall serve --http`` with that server as its only (Streamable HTTP) upstream, default policy.
 
+With wrk installed, the same tools/call load also comes from wrk (32 connections, one MCP session),
+and once more from a single connection: the latency mcpwall adds when nothing queues.
+
 Reproduce: .venv/bin/python benchmarks/bench_http.py [--clients 32] [--calls 200]
 """
 
@@ -82,15 +85,20 @@ async def load(url: str, clients: int, calls: int, tool: str) -> dict[str, float
 
 
 WRK_SCRIPT = """
-math.randomseed(os.time() + math.floor(os.clock() * 1000000))
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+local counter = 0
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json"
 wrk.headers["mcp-session-id"] = "%s"
 request = function()
-  local id = math.random(1, 1000000000000)
-  local call = ',"method":"tools/call","params":{"name":"%s","arguments":{"text":"hi"}}}'
-  local body = '{"jsonrpc":"2.0","id":' .. id .. call
+  counter = counter + 1
+  local call = '","method":"tools/call","params":{"name":"%s","arguments":{"text":"hi"}}}'
+  local body = '{"jsonrpc":"2.0","id":"' .. tid .. "-" .. counter .. call
   return wrk.format(nil, nil, nil, body)
 end
 """
@@ -106,7 +114,7 @@ def with_wrk(url: str, tool: str, clients: int, seconds: int, workdir: Path) -> 
         http.post(url, json={"jsonrpc": "2.0", "id": "l", "method": "tools/list"}, headers={"mcp-session-id": session})
     script = workdir / f"wrk-{tool}.lua"
     script.write_text(WRK_SCRIPT % (session, tool), encoding="utf-8")
-    argv = ["wrk", "-t2", f"-c{clients}", f"-d{seconds}s", "--latency", "-s", str(script), url]
+    argv = ["wrk", f"-t{min(2, clients)}", f"-c{clients}", f"-d{seconds}s", "--latency", "-s", str(script), url]
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     return {"calls/s": _number(out, "Requests/sec:"), "p50 ms": _ms(out, "50%"), "p99 ms": _ms(out, "99%")}
 
@@ -161,6 +169,8 @@ def main() -> None:
             gated = asyncio.run(load(gated_url, args.clients, args.calls, "echo__echo"))
             wrk_direct = with_wrk(direct_url, "echo", args.clients, args.seconds, Path(state))
             wrk_gated = with_wrk(gated_url, "echo__echo", args.clients, args.seconds, Path(state))
+            alone_direct = with_wrk(direct_url, "echo", 1, args.seconds, Path(state))
+            alone_gated = with_wrk(gated_url, "echo__echo", 1, args.seconds, Path(state))
         finally:
             gateway.terminate()
             gateway.wait(30)
@@ -169,6 +179,9 @@ def main() -> None:
     table(f"httpx load generator: {args.clients} concurrent clients x {args.calls} tools/call each", direct, gated)
     if wrk_direct and wrk_gated:
         table(f"wrk: {args.clients} connections, {args.seconds} s, one MCP session", wrk_direct, wrk_gated)
+    if alone_direct and alone_gated:
+        title = f"wrk: 1 connection, {args.seconds} s (the latency mcpwall adds, without queueing)"
+        table(title, alone_direct, alone_gated)
 
 
 if __name__ == "__main__":

@@ -198,3 +198,52 @@ def test_signed_envelope_is_required_and_a_replay_is_refused(wall: Wall, tmp_pat
             headers={**bearer, **sign_request(agent_key, key_id="w-1", method="POST", path="/mcp", body=body)},
         )
     assert (unsigned.status_code, first.status_code, replay.status_code, tampered.status_code) == (401, 200, 401, 401)
+
+
+def _records(wall: Wall) -> list[dict[str, Any]]:
+    return [orjson.loads(line) for line in wall.audit.read_bytes().splitlines() if line.strip()]
+
+
+@pytest.mark.requirement("routing:pool-shared-across-sessions")
+async def test_two_http_sessions_share_one_upstream_process(wall: Wall) -> None:
+    with gateway(wall) as url:
+        with anyio.fail_after(90):
+            async with connect(url) as first, connect(url) as second:
+                await first.list_tools()
+                await second.list_tools()
+                one = await first.call_tool("notes__echo", {"text": "one"})
+                two = await second.call_tool("notes__echo", {"text": "two"})
+    records = _records(wall)
+    spawned = [r for r in records if r["type"] == "pool_server_started" and r["upstream"] == "notes"]
+    attached = [r for r in records if r["type"] == "server_started" and r["server"] == "notes"]
+    assert (_text(one), _text(two)) == ("one", "two")
+    assert len(spawned) == 1
+    assert len({r["session"] for r in attached}) == 2
+    assert {r["pid"] for r in attached} == {spawned[0]["pid"]}
+    assert sorted(c["arguments"]["text"] for c in wall.received_calls()) == ["one", "two"]
+
+
+@pytest.mark.requirement("routing:pool-size-per-gateway")
+async def test_pool_size_holds_across_http_sessions(wall: Wall) -> None:
+    servers = {name: fixture_spec("wellbehaved") for name in ("a", "b")}
+    with gateway(wall, servers=servers, routing={"pool_size": 1}) as url:
+        with anyio.fail_after(120):
+            async with connect(url) as first, connect(url) as second:
+                await first.list_tools()
+                await second.list_tools()
+                answers = [
+                    _text(await first.call_tool("a__echo", {"text": "a1"})),
+                    _text(await second.call_tool("b__echo", {"text": "b1"})),
+                    _text(await first.call_tool("a__echo", {"text": "a2"})),
+                ]
+    running: set[str] = set()
+    most = 0
+    for record in _records(wall):
+        if record["type"] == "pool_server_started":
+            running.add(record["upstream"])
+        elif record["type"] == "pool_server_exited":
+            running.discard(record["upstream"])
+        most = max(most, len(running))
+    assert answers == ["a1", "b1", "a2"]
+    assert most == 1
+    assert sum(r["type"] == "upstream_evicted" for r in _records(wall)) >= 2

@@ -1,6 +1,9 @@
 """The aggregate gateway: one client session in front of every server of the configuration.
 
-mcpwall answers initialize itself with merged capabilities. tools/list is the union of each
+mcpwall answers initialize and server/discover itself with merged capabilities, in the client's
+era (`eras`: a 2026-07-28 client's requests pass the SDK's envelope ladder, and every result it
+gets carries resultType and mcpwall's serverInfo; each upstream is opened in the client's era when
+it can be, see `handshake`). tools/list is the union of each
 server's listing — each through that server's own policy session (`UpstreamLink`) — with names
 made unique and client-safe (`names`); a call is routed by the capability index, renamed back to
 the server's own tool name and given an id of the gateway's; its answer comes back under the
@@ -17,11 +20,11 @@ import time
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-from mcpwall import jsonrpc
+from mcpwall import jsonrpc, mcp
 from mcpwall.audit import Auditor
 from mcpwall.errors import ProtocolError
 from mcpwall.jsonrpc import Kind, Message
-from mcpwall.routing import front
+from mcpwall.routing import eras, front
 from mcpwall.routing.index import CapabilityIndex
 from mcpwall.routing.link import UpstreamLink
 from mcpwall.routing.names import Route, public_names
@@ -66,6 +69,7 @@ class Aggregate:
         self.send = send
         self.index = CapabilityIndex(settings.routes)
         self.capabilities: dict[str, Any] = {}
+        self.facts = mcp.SessionFacts()
         self.calls: dict[tuple[str, str], jsonrpc.RequestId] = {}
         self.forwarded: dict[jsonrpc.RequestId, tuple[str, str]] = {}
         self.reverse: dict[str, tuple[str, jsonrpc.RequestId]] = {}
@@ -97,11 +101,14 @@ class Aggregate:
 
     def _request(self, message: Message) -> None:
         method, request_id = message.method, message.id
+        if not self._admitted(message):
+            return
         if method == "initialize":
-            self.capabilities = front.client_capabilities(message.params)
-            self._reply(request_id, front.initialize_result(message.params, None))
+            self._reply(request_id, front.initialize_result(message.params, None), method)
+        elif method == "server/discover":
+            self._reply(request_id, eras.discover_result(), method)
         elif method == "ping":
-            self._reply(request_id, {})
+            self._reply(request_id, {}, method)
         elif method == "tools/list":
             self._spawn(self._list_tools(request_id))
         elif method == "tools/call":
@@ -112,6 +119,30 @@ class Aggregate:
             self._spawn(self._fetch_other(message))
         else:
             self._error(request_id, jsonrpc.METHOD_NOT_FOUND, f"method not available through the gateway: {method}")
+
+    def _admitted(self, message: Message) -> bool:
+        """Refuse what the 2026-07-28 envelope ladder refuses; learn the client's era and capabilities."""
+        refused = eras.rejection(message)
+        if refused is not None:
+            reason = refused["error"]["message"]
+            self.audit.emit("message_rejected", direction="client", reason=reason, id=message.id)
+            self.send(jsonrpc.dump(refused))
+            return False
+        if self.facts.learn(message):
+            self.capabilities = self.facts.capabilities
+            facts = self.facts
+            self.audit.emit(
+                "session_started",
+                era=facts.era.value,
+                protocol_version=facts.protocol_version,
+                client_info=facts.client_info,
+            )
+        return True
+
+    @property
+    def modern(self) -> bool:
+        """Whether the client speaks the 2026-07-28 era."""
+        return self.facts.era is mcp.Era.STATELESS
 
     def _notification(self, message: Message) -> None:
         if message.method == "notifications/cancelled":
@@ -145,7 +176,7 @@ class Aggregate:
             listed = [t for t in listed if self._permitted(name, t["name"])]
             self.index.listed(name, [t["name"] for t in listed])
             tools += [{**t, "name": self.index.public((name, t["name"]))} for t in listed]
-        self._reply(request_id, {"tools": tools})
+        self._reply(request_id, {"tools": tools}, "tools/list")
 
     async def _listing(self, link: UpstreamLink) -> list[dict[str, Any]] | None:
         if not await self._ensure(link):
@@ -182,7 +213,7 @@ class Aggregate:
         if key == "prompts":
             self.prompts = public_names((s, str(p.get("name"))) for s, p in self._prompt_owners)
             merged = [{**p, "name": self._prompt_name(p)} for p in merged]
-        self._reply(request_id, {key: merged})
+        self._reply(request_id, {key: merged}, method)
 
     def _own(self, server: str, key: str, entry: dict[str, Any]) -> dict[str, Any]:
         if key == "prompts":
@@ -209,7 +240,7 @@ class Aggregate:
             self._error(message.id, jsonrpc.INVALID_PARAMS, "unknown prompt or resource")
             return
         answer = await link.request(message.method, params, self.settings.call_timeout_seconds)
-        self.send(jsonrpc.dump({**answer, "id": message.id}))
+        self.send(jsonrpc.dump(self._shaped(message.method, {**answer, "id": message.id})))
 
     def _route_call(self, message: Message) -> None:
         name = message.params.get("name")
@@ -245,7 +276,7 @@ class Aggregate:
             client_id = self.calls.pop((link.name, str(message.get("id"))), None)
             if client_id is not None:
                 self.forwarded.pop(client_id, None)
-                self.send(jsonrpc.dump({**message, "id": client_id}))
+                self.send(jsonrpc.dump(self._shaped("tools/call", {**message, "id": client_id})))
         elif "id" in message:
             public_id = f"{link.name}/{message['id']}"
             self.reverse[public_id] = (link.name, message["id"])
@@ -268,7 +299,7 @@ class Aggregate:
                 return False
             await self._make_room()
             try:
-                await link.start(self.capabilities, self.settings.start_timeout_seconds)
+                await link.start(self.capabilities, self.settings.start_timeout_seconds, modern=self.modern)
             except Exception as exc:  # noqa: BLE001 -- boundary: any start failure leaves that server unavailable
                 log.error("mcpwall: server %s could not start: %s", link.name, exc)
                 self.audit.emit("upstream_failed", upstream=link.name, reason=f"{type(exc).__name__}: {exc}")
@@ -284,7 +315,7 @@ class Aggregate:
             if not link.running or link.busy:
                 continue
             try:
-                answer = await link.request("ping", None, 5.0)
+                answer = await link.request("server/discover" if link.era.modern else "ping", None, 5.0)
             except TimeoutError:
                 answer = {"error": {"message": "no answer to ping within 5 s"}}
             if "error" in answer:
@@ -318,8 +349,15 @@ class Aggregate:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def _reply(self, request_id: jsonrpc.RequestId | None, result: dict[str, Any]) -> None:
+    def _reply(self, request_id: jsonrpc.RequestId | None, result: dict[str, Any], method: str) -> None:
+        result = eras.for_client(method, result, self.modern)
         self.send(jsonrpc.dump({"jsonrpc": "2.0", "id": request_id, "result": result}))
+
+    def _shaped(self, method: str, response: dict[str, Any]) -> dict[str, Any]:
+        """An upstream's answer with its result as the client's era expects it."""
+        if "result" not in response:
+            return response
+        return {**response, "result": eras.for_client(method, response["result"], self.modern)}
 
     def _error(self, request_id: jsonrpc.RequestId | None, code: int, text: str, data: Any = None) -> None:
         self.send(jsonrpc.dump(jsonrpc.error(request_id, code, text, data)))

@@ -1,5 +1,6 @@
 """Building an `Aggregate` for one client session: a link per configured server, each with its
-own policy session (profiles from the client's identity), all writing to one audit chain."""
+own policy session (profiles from the client's identity), all writing to one audit chain, each
+attached to the gateway's shared `UpstreamPool` (one server process per gateway, not per session)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,10 @@ from dataclasses import replace
 from mcpwall.assembly import session_policy
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.config.models import Config
-from mcpwall.launch import prepare_http_upstream, prepare_upstream
 from mcpwall.routing.aggregate import Aggregate, Manifest
 from mcpwall.routing.link import UpstreamLink
+from mcpwall.routing.pool import UpstreamPool
 from mcpwall.store import Store
-from mcpwall.transports.http_upstream import HttpUpstream
-from mcpwall.transports.stdio import StdioUpstream
 
 
 def build_aggregate(
@@ -23,15 +22,16 @@ def build_aggregate(
     session: str,
     chain: AuditChain,
     store: Store,
+    pool: UpstreamPool,
     send: Callable[[bytes], None],
     flush: Callable[[], None],
     profiles: Sequence[str] = (),
     manifest: Manifest | None = None,
 ) -> Aggregate:
-    """An aggregate over every server of ``config`` for one client session.
+    """An aggregate over every server of ``config`` (all in ``pool``) for one client session.
 
     Raises:
-        ConfigError: when a credential reference cannot be resolved or a profile is unknown.
+        ConfigError: when a profile is unknown.
     """
     aggregate: Aggregate | None = None
 
@@ -41,11 +41,7 @@ def build_aggregate(
 
     links = {}
     for name in config.servers:
-        upstream: StdioUpstream | HttpUpstream
-        if config.servers[name].url:
-            upstream, identity, spec = prepare_http_upstream(config, name)
-        else:
-            upstream, identity, spec = prepare_upstream(config, name, [])
+        upstream, identity, spec = pool.port(name), pool.identities[name], config.servers[name]
         auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
         policy = session_policy(config, spec, identity, session, profiles, store, auditor)
         links[name] = UpstreamLink(

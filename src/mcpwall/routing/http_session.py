@@ -41,6 +41,10 @@ class HttpClientSession:
         elif not self.events.full():
             self.events.put_nowait(message)
 
+    def in_flight(self, request_id: object) -> bool:
+        """Whether a request with this id is still waiting for its answer (the id is taken)."""
+        return _key(request_id) in self.waiting
+
     def expect(self, request_id: object) -> asyncio.Future[dict[str, Any]]:
         """A future for the answer to a request the client just posted."""
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -56,7 +60,7 @@ class HttpClientSession:
             self.aggregate.flush()
 
     async def close(self, grace: float) -> None:
-        """Stop every server this session started."""
+        """Detach from every server (the pool stops those no session uses any more)."""
         if self.aggregate is None:
             return
         for task in self.aggregate.tasks:

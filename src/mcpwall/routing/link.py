@@ -13,14 +13,16 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
 
 import orjson
 
 from mcpwall import jsonrpc
 from mcpwall.approvals import waiting
 from mcpwall.audit import Auditor
-from mcpwall.errors import UpstreamStartError
+from mcpwall.routing import handshake
+from mcpwall.routing.eras import UpstreamEra
+from mcpwall.routing.pool_port import PoolPort
 from mcpwall.session import Policy, Session
 from mcpwall.transports.http_upstream import HttpUpstream
 from mcpwall.transports.lines import LineReader
@@ -31,16 +33,13 @@ log = logging.getLogger(__name__)
 Delivery = Callable[["UpstreamLink", dict[str, Any]], None]
 """Receives what an upstream's session sends toward the client."""
 
-HANDSHAKE_VERSION: Final = "2025-11-25"
-INIT_ID: Final = "mcpwall-init"
-
 
 class UpstreamLink:
     """A started (or startable) upstream server.
 
     Args:
         name: the server's name in the config (its identity for pins, policy and audit).
-        upstream: its process (not started).
+        upstream: its attachment to the pooled server, or a process of its own (not started).
         policy: its checks and approvals.
         auditor: its audit trail (shared chain, this server's identity).
         deliver: where its answers and notifications go.
@@ -50,7 +49,7 @@ class UpstreamLink:
     def __init__(
         self,
         name: str,
-        upstream: StdioUpstream | HttpUpstream,
+        upstream: PoolPort | StdioUpstream | HttpUpstream,
         policy: Policy,
         auditor: Auditor,
         deliver: Delivery,
@@ -72,6 +71,7 @@ class UpstreamLink:
         self._ids = 0
         self.failures = 0
         self.retry_at = 0.0
+        self.era = UpstreamEra()
 
     @property
     def running(self) -> bool:
@@ -81,8 +81,8 @@ class UpstreamLink:
     def busy(self) -> bool:
         return self.session is not None and bool(self.session.pending)
 
-    async def start(self, client_capabilities: dict[str, Any], within: float) -> None:
-        """Spawn the server, wire its session, and do the initialize handshake."""
+    async def start(self, client_capabilities: dict[str, Any], within: float, *, modern: bool = False) -> None:
+        """Spawn the server, wire its session, and do the handshake in the client's era (`handshake`)."""
         reader, self.writer = await self.upstream.start(stdout_limit=1 << 20)
         self.audit.emit("server_started", pid=self.upstream.pid, command=self.upstream.argv[0])
         self.session = Session(
@@ -90,20 +90,16 @@ class UpstreamLink:
             policy=self.policy,
             auditor=self.audit,
             to_client=self._from_session,
-            to_server=self.outbox.extend,
+            to_server=self._to_server,
             on_hold=self._hold,
         )
         self.pump = asyncio.create_task(self._pump(LineReader(reader, 16 * 1024 * 1024)))
-        params = {
-            "protocolVersion": HANDSHAKE_VERSION,
-            "capabilities": client_capabilities,
-            "clientInfo": {"name": "mcpwall", "version": "0.1.0"},
-        }
-        answer = await self.request("initialize", params, within, request_id=INIT_ID)
-        if "result" not in answer:
-            raise UpstreamStartError(f"{self.name} did not complete initialize: {answer.get('error')}")
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self.era = await handshake.open_upstream(self, client_capabilities, within, modern=modern)
         self.flush()
+
+    def _to_server(self, line: bytes) -> None:
+        """What the session lets through, in this upstream's era (only the envelope changes)."""
+        self.outbox.extend(self.era.adapt(line))
 
     async def request(
         self, method: str, params: dict[str, Any] | None, within: float, request_id: str | None = None
@@ -160,6 +156,8 @@ class UpstreamLink:
                     self._handle(line)
                 self.flush()
         finally:
+            if getattr(self.upstream, "evicted", False):
+                self.pump = None  # stopped by the pool to make room: not a failure, no back-off
             self._gone()
 
     def _handle(self, line: object) -> None:

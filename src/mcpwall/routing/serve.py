@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from mcpwall.audit import AuditChain
 from mcpwall.config.models import Config
 from mcpwall.routing.build import build_aggregate
+from mcpwall.routing.pool import UpstreamPool
 from mcpwall.state import AUDIT_FILE, state_dir
 from mcpwall.store import Store, default_store
 from mcpwall.transports.lines import LineReader
@@ -32,11 +33,13 @@ class StdioServe:
         self.store: Store = default_store(config.state_dir)
         self.outbox = bytearray()
         self.writer: asyncio.StreamWriter | None = None
+        self.pool = UpstreamPool(config, self.chain)
         self.aggregate = build_aggregate(
             config,
             session=self.session,
             chain=self.chain,
             store=self.store,
+            pool=self.pool,
             send=self.outbox.extend,
             flush=self.flush,
             profiles=profiles,
@@ -91,6 +94,7 @@ class StdioServe:
         for link in self.aggregate.links.values():
             if link.running:
                 await link.stop(self.config.wire.shutdown_grace_seconds)
+        await self.pool.close(self.config.wire.shutdown_grace_seconds)
         self.aggregate.audit.emit("session_ended", reason="client closed or signal")
         self.flush()
         if self.writer is not None:

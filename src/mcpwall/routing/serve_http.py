@@ -38,7 +38,17 @@ async def serve_http(config: Config, address: tuple[str, int]) -> int:
     """Serve until interrupted; every session's servers are stopped on the way out."""
     front = HttpFront(config, address)
     server = uvicorn.Server(
-        uvicorn.Config(front.app(), host=address[0], port=address[1], log_level="warning", lifespan="off")
+        uvicorn.Config(
+            front.app(),
+            host=address[0],
+            port=address[1],
+            log_level="warning",
+            lifespan="off",
+            http="httptools",
+            access_log=False,
+            server_header=False,
+            date_header=False,
+        )
     )
     try:
         await server.serve()

@@ -9,7 +9,9 @@
 Every request is checked before it is parsed (`http_guard`: Host, Origin, body size) and, when
 ``identity`` is configured, authenticated (bearer JWT and/or Ed25519-signed envelope): no valid
 identity → 401 and nothing is forwarded. ``initialize`` opens a session (``Mcp-Session-Id``)
-bound to the agent that opened it; the agent's profiles and tool manifest apply to it.
+bound to the agent that opened it; the agent's profiles and tool manifest apply to it. A
+2026-07-28 request (its ``_meta`` envelope) needs no session id: its routing headers must match
+its body, and it joins its agent's policy session (`mcpwall.routing.stateless`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from mcpwall import jsonrpc
@@ -31,18 +33,22 @@ from mcpwall.audit import AuditChain, Auditor
 from mcpwall.config.models import Config
 from mcpwall.errors import ProtocolError
 from mcpwall.identity import AgentIdentity, Authenticator, IdentityError, bound_manifest
+from mcpwall.routing import stateless
 from mcpwall.routing.build import build_aggregate
 from mcpwall.routing.http_session import HttpClientSession
+from mcpwall.routing.pool import UpstreamPool
 from mcpwall.state import AUDIT_FILE, state_dir
 from mcpwall.store import default_store
 from mcpwall.transports.http_guard import header_mismatch, host_allowed, origin_allowed
+from mcpwall.transports.mcp_headers import is_modern, modern_mismatch
 
 SESSION_HEADER = "mcp-session-id"
 HEADER_MISMATCH = -32020
 
 
 class HttpFront:
-    """Sessions of many clients, each with its own aggregate over the configured servers.
+    """Sessions of many clients, each with its own aggregate (policy, audit) over the configured
+    servers, all sharing one pool of upstream servers.
 
     Args:
         config: the configuration.
@@ -57,7 +63,9 @@ class HttpFront:
         self.store = default_store(config.state_dir)
         self.audit = Auditor(self.chain, session="http-front", server="mcpwall")
         self.authenticator = Authenticator(config.identity) if config.identity else None
+        self.pool = UpstreamPool(config, self.chain)
         self.sessions: dict[str, HttpClientSession] = {}
+        self.stateless = stateless.StatelessSessions(self.sessions)
 
     def app(self) -> Starlette:
         """The ASGI application."""
@@ -76,7 +84,7 @@ class HttpFront:
         except IdentityError as exc:
             self.audit.emit("agent_refused", reason=exc.operator_reason, path=request.url.path)
             self.audit.flush()
-            return JSONResponse({"error": exc.public_message}, status_code=401)
+            return _json({"error": exc.public_message}, 401)
         if request.method == "POST":
             return await self._post(request, body, agent)
         session = self._session_of(request, agent)
@@ -91,10 +99,14 @@ class HttpFront:
         try:
             message = jsonrpc.classify(jsonrpc.loads(body))
         except ProtocolError as exc:
-            return JSONResponse(jsonrpc.error(None, exc.code, str(exc)), status_code=400)
-        mismatch = header_mismatch(request.headers, message.obj)
+            return _json(jsonrpc.error(None, exc.code, str(exc)), 400)
+        modern = is_modern(message.obj) and message.method != "initialize"
+        check = modern_mismatch if modern else header_mismatch
+        mismatch = check(request.headers, message.obj)
         if mismatch is not None:
-            return JSONResponse(jsonrpc.error(message.id, HEADER_MISMATCH, mismatch), status_code=400)
+            return _json(jsonrpc.error(message.id, HEADER_MISMATCH, mismatch), 400)
+        if modern:
+            return await stateless.post(self, request, message, agent)
         session = self._open(agent) if message.method == "initialize" else self._session_of(request, agent)
         if isinstance(session, Response):
             return session
@@ -104,6 +116,8 @@ class HttpFront:
             aggregate.from_client(body)
             session.flush()
             return Response(status_code=202, headers={SESSION_HEADER: session.id})
+        if session.in_flight(message.id):
+            return _json(jsonrpc.error(message.id, jsonrpc.INVALID_REQUEST, "duplicate request id"), 409)
         answer = session.expect(message.id)
         aggregate.from_client(body)
         session.flush()
@@ -113,10 +127,11 @@ class HttpFront:
                 self._answer_stream(session, message.id, answer), media_type="text/event-stream", headers=headers
             )
         try:
-            result = await asyncio.wait_for(answer, self.config.routing.call_timeout_seconds + 5)
+            async with asyncio.timeout(self.config.routing.call_timeout_seconds + 5):
+                result = await answer
         finally:
             session.done(message.id)
-        return JSONResponse(result, headers=headers)
+        return _json(result, 200, headers)
 
     async def _answer_stream(
         self, session: HttpClientSession, request_id: object, answer: asyncio.Future[dict[str, Any]]
@@ -145,6 +160,7 @@ class HttpFront:
             session=session.id,
             chain=self.chain,
             store=self.store,
+            pool=self.pool,
             send=session.send,
             flush=session.flush,
             profiles=agent.profiles if agent else (),
@@ -190,15 +206,20 @@ class HttpFront:
     def _refuse(self, status: int, why: str) -> Response:
         self.audit.emit("http_refused", status=status, reason=why)
         self.audit.flush()
-        return JSONResponse({"error": why}, status_code=status)
+        return _json({"error": why}, status)
 
     async def shutdown(self) -> None:
         """Stop every session's servers and close the audit trail."""
         for session in list(self.sessions.values()):
             with contextlib.suppress(Exception):
                 await self._close(session)
+        await self.pool.close(self.config.wire.shutdown_grace_seconds)
         self.audit.flush()
         self.chain.close()
+
+
+def _json(body: Any, status: int, headers: dict[str, str] | None = None) -> Response:
+    return Response(orjson.dumps(body), status, headers, media_type="application/json")
 
 
 def _event(message: dict[str, Any]) -> bytes:

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Mapping, Sequence
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from mcpwall.credentials import Secrets
 from mcpwall.errors import UpstreamStartError
@@ -80,8 +80,10 @@ class StdioUpstream:
         assert self.proc.stdout is not None  # noqa: S101 -- PIPE was asked for
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=stdout_limit)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), self.proc.stdout)
-        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, self.proc.stdin)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), _handed_over(self.proc.stdout))
+        transport, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, _handed_over(self.proc.stdin)
+        )
         self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
         return reader, self._writer
 
@@ -116,6 +118,17 @@ class StdioUpstream:
         assert self.proc is not None  # noqa: S101 -- only called after start
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, sig)
+
+
+def _handed_over(pipe: IO[bytes]) -> IO[bytes]:
+    """A pipe for the event loop to own: a duplicate of its descriptor, the original closed.
+
+    uvloop closes a pipe's descriptor itself without closing the file object; the `Popen`'s file
+    object would close that number again when collected, by then perhaps a restarted server's pipe.
+    """
+    duplicate: IO[bytes] = os.fdopen(os.dup(pipe.fileno()), pipe.mode, buffering=0)
+    pipe.close()
+    return duplicate
 
 
 async def client_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

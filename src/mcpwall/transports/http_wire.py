@@ -1,0 +1,235 @@
+"""A lean HTTP/1.1 client for Streamable HTTP upstreams: keep-alive connections on asyncio streams.
+
+Why not httpx: its connection pool costs over a millisecond of CPU per request under the 32-way
+concurrency the HTTP front sees, more than everything else mcpwall does for a call. This client
+does only what an MCP endpoint needs: ``POST``/``GET``/``DELETE`` to one origin, bodies by
+``Content-Length``, ``chunked`` or until close, and bodies streamed as they arrive (SSE).
+
+Errors: connecting and reading raise `OSError` (``ConnectionError``, ``asyncio.IncompleteReadError``
+is turned into ``ConnectionError``) or `ValueError` for a malformed answer; the caller turns them
+into JSON-RPC errors at its edge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import ssl
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from urllib.parse import urlsplit
+
+MAX_HEADER_BYTES = 64 * 1024
+READ_CHUNK = 1 << 16
+_EVENT_END = re.compile(rb"\r?\n\r?\n")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+class WireResponse:
+    """One answer: its status and headers at once, its body as it arrives.
+
+    Args:
+        status: the HTTP status code.
+        headers: the header fields, names lower-cased (repeated fields joined with ``, ``).
+        body: the body's chunks (consumed once).
+    """
+
+    def __init__(self, status: int, headers: dict[str, str], body: AsyncGenerator[bytes, None]) -> None:
+        self.status = status
+        self.headers = headers
+        self.chunks = body
+
+    @property
+    def media_type(self) -> str:
+        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+    async def read(self, limit: int) -> bytes:
+        """The whole body.
+
+        Raises:
+            ValueError: when it is longer than ``limit``.
+        """
+        body = bytearray()
+        async for chunk in self.chunks:
+            body += chunk
+            if len(body) > limit:
+                await self.aclose()
+                raise ValueError(f"response body longer than {limit} bytes")
+        return bytes(body)
+
+    async def aclose(self) -> None:
+        """Stop reading the body (its connection is closed unless the body was read whole)."""
+        await self.chunks.aclose()
+
+
+class HttpWire:
+    """Keep-alive connections to the origin of ``url``; one request at a time on each.
+
+    Args:
+        url: an ``http://`` or ``https://`` URL; requests go to its path and query.
+        connect_timeout: seconds to open a connection.
+    """
+
+    def __init__(self, url: str, connect_timeout: float = 30.0) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {url!r}")
+        self.host = parts.hostname
+        self.port = parts.port or (443 if parts.scheme == "https" else 80)
+        self.target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        default_port = self.port == (443 if parts.scheme == "https" else 80)
+        self.authority = parts.netloc.rsplit("@", 1)[-1] if not default_port else self.host
+        self.tls = ssl.create_default_context() if parts.scheme == "https" else None
+        self.connect_timeout = connect_timeout
+        self._idle: list[Streams] = []
+        self._open: set[asyncio.StreamWriter] = set()
+
+    async def request(self, method: str, headers: Mapping[str, str], body: bytes = b"") -> WireResponse:
+        """Send one request; its response once the status and headers are in.
+
+        A reused keep-alive connection the server had already closed is retried once on a new one.
+
+        Raises:
+            OSError: when the origin cannot be reached or the connection breaks.
+            ValueError: when the answer is not HTTP/1.x.
+        """
+        head = self._head(method, headers, len(body))
+        while self._idle:
+            streams = self._idle.pop()
+            try:
+                return await self._exchange(streams, head, body)
+            except ConnectionError:
+                self._discard(streams)
+        return await self._exchange(await self._connect(), head, body)
+
+    async def aclose(self) -> None:
+        """Close every connection."""
+        for writer in list(self._open):
+            writer.close()
+        self._open.clear()
+        self._idle.clear()
+
+    def _head(self, method: str, headers: Mapping[str, str], length: int) -> bytes:
+        lines = [f"{method} {self.target} HTTP/1.1", f"Host: {self.authority}"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if method in ("POST", "PUT") or length:
+            lines.append(f"Content-Length: {length}")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+    async def _connect(self) -> Streams:
+        host = self.host if self.tls else None
+        opening = asyncio.open_connection(self.host, self.port, ssl=self.tls, server_hostname=host, limit=1 << 20)
+        try:
+            reader, writer = await asyncio.wait_for(opening, self.connect_timeout)
+        except TimeoutError as exc:
+            raise ConnectionError(f"no connection to {self.host}:{self.port} within {self.connect_timeout} s") from exc
+        self._open.add(writer)
+        return reader, writer
+
+    async def _exchange(self, streams: Streams, head: bytes, body: bytes) -> WireResponse:
+        reader, writer = streams
+        writer.write(head + body if len(body) < READ_CHUNK else head)
+        if len(body) >= READ_CHUNK:
+            writer.write(body)
+        try:
+            raw = await reader.readuntil(b"\r\n\r\n")
+        except asyncio.IncompleteReadError as exc:
+            raise ConnectionError("the connection closed before an answer") from exc
+        except asyncio.LimitOverrunError as exc:
+            self._discard(streams)
+            raise ValueError("response headers too long") from exc
+        status, headers, keep = _parse_head(raw)
+        return WireResponse(status, headers, self._body(streams, headers, keep, status))
+
+    async def _body(
+        self, streams: Streams, headers: dict[str, str], keep: bool, status: int
+    ) -> AsyncGenerator[bytes, None]:
+        reader = streams[0]
+        reusable = False
+        try:
+            if status in (204, 304) or 100 <= status < 200:
+                reusable = keep
+            elif "chunked" in headers.get("transfer-encoding", "").lower():
+                async for chunk in _chunked(reader):
+                    yield chunk
+                reusable = keep
+            elif (length := headers.get("content-length")) is not None:
+                remaining = int(length)
+                while remaining > 0:
+                    chunk = await reader.read(min(remaining, READ_CHUNK))
+                    if not chunk:
+                        raise ConnectionError("the connection closed inside a body")
+                    remaining -= len(chunk)
+                    yield chunk
+                reusable = keep
+            else:
+                while chunk := await reader.read(READ_CHUNK):
+                    yield chunk
+        finally:
+            self._release(streams, reusable)
+
+    def _release(self, streams: Streams, reusable: bool) -> None:
+        if reusable and not streams[1].is_closing():
+            self._idle.append(streams)
+        else:
+            self._discard(streams)
+
+    def _discard(self, streams: Streams) -> None:
+        self._open.discard(streams[1])
+        with contextlib.suppress(Exception):
+            streams[1].close()
+
+
+def _parse_head(raw: bytes) -> tuple[int, dict[str, str], bool]:
+    lines = raw.decode("latin-1").split("\r\n")
+    version, _, rest = lines[0].partition(" ")
+    if not version.startswith("HTTP/1.") or not rest[:3].isdigit():
+        raise ValueError(f"not an HTTP/1.x status line: {lines[0][:80]!r}")
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        name, sep, value = line.partition(":")
+        if sep:
+            key = name.strip().lower()
+            headers[key] = f"{headers[key]}, {value.strip()}" if key in headers else value.strip()
+    connection = headers.get("connection", "").lower()
+    keep = "close" not in connection and (version == "HTTP/1.1" or "keep-alive" in connection)
+    return int(rest[:3]), headers, keep
+
+
+async def _chunked(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
+    try:
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";", 1)[0].strip(), 16)
+            if size == 0:
+                while await reader.readuntil(b"\r\n") != b"\r\n":
+                    pass  # trailers are not used
+                return
+            yield await reader.readexactly(size)
+            await reader.readexactly(2)
+    except asyncio.IncompleteReadError as exc:
+        raise ConnectionError("the connection closed inside a chunked body") from exc
+
+
+def sse_events(buffer: bytearray, chunk: bytes) -> list[tuple[str, str]]:
+    """Append ``chunk`` to ``buffer`` and take every complete SSE event out: (event, data) pairs.
+
+    Comments and ``id``/``retry`` fields are dropped; an event without ``event:`` is ``message``.
+    """
+    buffer += chunk
+    events: list[tuple[str, str]] = []
+    while (end := _EVENT_END.search(buffer)) is not None:
+        block = buffer[: end.start()].decode("utf-8", "replace")
+        del buffer[: end.end()]
+        kind, data = "message", []
+        for line in _LINE_END.split(block):
+            field, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if field == "event":
+                kind = value
+            elif field == "data":
+                data.append(value)
+        if data:
+            events.append((kind, "\n".join(data)))
+    return events
