@@ -4,14 +4,19 @@ Builds a 1,000-tool listing from the real ``tools/list`` captures in a servers d
 ``*.json`` holds ``tools``; they are repeated with suffixed names until there are 1,000 distinct
 definitions) and times ``ToolReviewer.review`` with ``time.perf_counter``:
 
-- cold: first sight (empty store, empty findings cache): detector + one pin write per tool;
+- cold: first sight (empty store, empty findings cache, every detector memo forgotten):
+  detector + the pin writes (one transaction);
 - second sight: every pin settles from ``new`` to ``unchanged`` (one write per tool, once);
-- warm store, cold cache: the same listing again after the cache was cleared (detector, no writes);
+- warm store, cold cache: the same listing again after the cache and the detector memos were
+  cleared (detector, no writes);
 - warm: the same listing again (definition hash + cache lookup + pin read, no writes);
 - the audit flush of the ``mcp_tool_seen`` events one review queues (what the gateway writes
   before it forwards the listing);
 - the latency added to the tools/list round trip of a typical server (the 12-tool
-  mcp-server-git listing), cold and warm.
+  mcp-server-git listing), cold and warm;
+- the once-per-process set-up a session pays before its first listing (outside the rows above,
+  as in the gateway, which builds its reviewer at start-up): loading and compiling the catalog
+  and building its literal prefilter, with ``re``'s pattern cache purged.
 
 Reproduce: .venv/bin/python benchmarks/bench_inspection.py ../shared/servers [--repeat 20]
 """
@@ -19,6 +24,7 @@ Reproduce: .venv/bin/python benchmarks/bench_inspection.py ../shared/servers [--
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import tempfile
 import time
@@ -30,6 +36,8 @@ import orjson
 
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.inspection.cache import SHARED_CACHE
+from mcpwall.inspection.catalog import builtin_rules, compile_rules
+from mcpwall.inspection.memo import forget, recall_for
 from mcpwall.inspection.review import ToolReviewer
 from mcpwall.inspection.settings import InspectionSettings
 from mcpwall.store import SqliteStore
@@ -83,12 +91,18 @@ def timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
+def first_sight() -> None:
+    """Forget what the detector saw: findings by definition, and every string, part and match memo."""
+    SHARED_CACHE.clear()
+    forget()
+
+
 def cold(bench: Bench, tools: list[dict[str, Any]], repeat: int) -> list[float]:
-    """First sight: a fresh store and an empty findings cache each time."""
+    """First sight: a fresh store, an empty findings cache and empty detector memos each time."""
     times = []
     for _ in range(repeat):
-        SHARED_CACHE.clear()
         with bench.fresh_store() as store:
+            first_sight()
             reviewer = bench.reviewer(store, "bench")
             times.append(timed(lambda r=reviewer: r.review(tools)))  # type: ignore[misc] # default binds the loop's reviewer
     return times
@@ -113,7 +127,7 @@ def warm(bench: Bench, tools: list[dict[str, Any]], repeat: int, *, clear_cache:
             bench.reviewer(store, "bench").review(tools)
         for _ in range(repeat):
             if clear_cache:
-                SHARED_CACHE.clear()
+                first_sight()
             reviewer = bench.reviewer(store, "bench")
             times.append(timed(lambda r=reviewer: r.review(tools)))  # type: ignore[misc] # as above
     return times
@@ -129,6 +143,16 @@ def audit_flush(bench: Bench, tools: list[dict[str, Any]], repeat: int) -> list[
             reviewer = bench.reviewer(store, "bench")
             reviewer.review(tools)
             times.append(timed(reviewer.audit.flush))
+    return times
+
+
+def rule_set_setup(repeat: int) -> list[float]:
+    """Loading and compiling the catalog and building its prefilter, as a new process does."""
+    times = []
+    for _ in range(repeat):
+        builtin_rules.cache_clear()
+        re.purge()
+        times.append(timed(lambda: recall_for(compile_rules())))
     return times
 
 
@@ -160,6 +184,7 @@ def main() -> None:
             row("1,000 tools, audit flush of one review", audit_flush(bench, tools, few), len(tools)),
             row(f"{TYPICAL_SERVER} tools/list, cold", cold(bench, typical, args.repeat), len(typical)),
             row(f"{TYPICAL_SERVER} tools/list, warm", warm(bench, typical, args.repeat), len(typical)),
+            row("set-up once per process: catalog + prefilter", rule_set_setup(few), 1),
         ]
     print(f"| {'case':<44} | tools | median       | per tool     |")
     print(f"|{'-' * 46}|-------|--------------|--------------|")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 from typing import Any
 
 import pytest
+import yaml
 
 from mcpwall.inspection import CatalogError, RuleSpec, Severity, compile_rules, inspect_definition
 from mcpwall.inspection.catalog import builtin_rules, parse_catalog
@@ -86,3 +88,11 @@ def test_invalid_custom_rule_is_rejected(spec: RuleSpec, message: str) -> None:
 def test_malformed_catalog_is_rejected(text: str) -> None:
     with pytest.raises(CatalogError):
         parse_catalog(text)
+
+
+def test_the_catalog_reads_the_same_through_the_fast_loader_as_through_safe_load() -> None:
+    text = importlib.resources.files("mcpwall.inspection").joinpath("rules.yaml").read_text(encoding="utf-8")
+    rules = yaml.safe_load(text)["rules"]
+
+    assert [spec.id for spec in parse_catalog(text)] == [str(entry["id"]) for entry in rules]
+    assert [spec.pattern for spec in parse_catalog(text)] == [str(entry["pattern"]).strip() for entry in rules]

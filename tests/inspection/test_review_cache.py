@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,13 +22,20 @@ TOOLS = [
 
 
 class CountingStore(SqliteStore):
-    """A SQLite store that counts pin writes."""
+    """A SQLite store that counts pin writes and write transactions."""
 
     writes = 0
+    transactions = 0
 
     def put_pin(self, pin: Pin) -> None:
         self.writes += 1
+        self.transactions += 1
         super().put_pin(pin)
+
+    def put_pins(self, pins: Sequence[Pin]) -> None:
+        self.writes += len(pins)
+        self.transactions += 1
+        super().put_pins(pins)
 
 
 @pytest.fixture
@@ -97,3 +104,10 @@ def test_a_changed_definition_is_still_written_and_held_as_pending(store: Counti
     assert reviews["echo"].blocked
     assert pin is not None
     assert (pin.status, pin.pending_definition) == ("changed", changed[0])
+
+
+def test_a_first_listing_writes_every_pin_in_one_transaction(store: CountingStore, tmp_path: Path) -> None:
+    reviews = reviewer(store, tmp_path).review(TOOLS)
+
+    assert (store.writes, store.transactions) == (len(TOOLS), 1)
+    assert {pin.tool: pin.hash for pin in store.list_pins("srv")} == {name: r.hash for name, r in reviews.items()}

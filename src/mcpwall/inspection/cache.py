@@ -20,6 +20,7 @@ from typing import Any, Final
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.detector import inspect_definition
 from mcpwall.inspection.findings import Finding
+from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.pins import definition_hash
 
 DEFAULT_CAPACITY: Final = 8192
@@ -98,6 +99,9 @@ def rules_fingerprint(rules: tuple[Rule, ...]) -> str:
 class CachedInspector:
     """Inspects tool definitions under one rule set, through a findings cache.
 
+    The rule set's prefilter is built here, with the rules, so that the first listing does not
+    wait for it.
+
     Args:
         rules: the compiled rules (built-in catalog plus custom rules).
         cache: where findings are remembered; the process-wide `SHARED_CACHE` by default.
@@ -107,6 +111,7 @@ class CachedInspector:
         self.rules = rules
         self.cache = SHARED_CACHE if cache is None else cache
         self.fingerprint = rules_fingerprint(rules)
+        recall_for(rules)
 
     def inspect_tool(self, tool: dict[str, Any]) -> tuple[str, list[Finding]]:
         """The definition hash of a tool and its findings (from the cache when seen before).

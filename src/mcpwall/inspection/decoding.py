@@ -30,6 +30,8 @@ HIDDEN_ELEMENT_RE = re.compile(
     r"|font-size\s{0,3}:\s{0,3}0|\bhidden\b)[^>]{0,200}>(.{0,4000}?)</\1\s{0,3}>",
     re.DOTALL | re.IGNORECASE,
 )
+MIN_BASE64, MIN_HEX, MIN_PERCENT = 20, 24, 12
+"""Shortest text each run pattern can match (a cheap test before scanning)."""
 MIN_PRINTABLE = 0.9
 MIN_LETTERS = 0.5
 
@@ -91,16 +93,20 @@ def _decode_percent(run: str) -> str | None:
     return readable_text(unquote_to_bytes(run))
 
 
-_DECODERS = (("base64", BASE64_RE, _decode_base64), ("hex", HEX_RE, _decode_hex))
+_DECODERS = (("base64", BASE64_RE, _decode_base64, MIN_BASE64), ("hex", HEX_RE, _decode_hex, MIN_HEX))
 
 
 def _encoded(text: str) -> list[Segment]:
     found: list[Segment] = []
-    for channel, pattern, decode in _DECODERS:
+    for channel, pattern, decode, shortest in _DECODERS:
+        if len(text) < shortest:
+            continue
         for m in pattern.finditer(text):
             decoded = decode(m.group(0))
             if decoded is not None:
                 found.append(Segment(channel, decoded, m.start(), m.group(0)))
+    if len(text) < MIN_PERCENT or "%" not in text:
+        return found
     for m in PERCENT_RE.finditer(text):
         decoded = _decode_percent(m.group(0))
         if decoded is not None:
@@ -109,6 +115,8 @@ def _encoded(text: str) -> list[Segment]:
 
 
 def _markup(text: str) -> list[Segment]:
+    if "<" not in text:
+        return []
     found = [Segment("html_comment", m.group(1), m.start(), m.group(0)) for m in COMMENT_RE.finditer(text)]
     found += [Segment("pseudo_tag", m.group(2), m.start(), m.group(0)) for m in PSEUDO_TAG_RE.finditer(text)]
     found += [Segment("hidden_element", m.group(2), m.start(), m.group(0)) for m in HIDDEN_ELEMENT_RE.finditer(text)]

@@ -2,28 +2,33 @@
 
 ``inspect_definition(kind, obj)`` is the entry point. For each string from
 :func:`~mcpwall.inspection.fields.visible_strings` it normalizes the text, reports disguises,
-matches every catalog rule (reporting the non-silent ones alone), fires the combinations of
+matches the catalog rules (reporting the non-silent ones alone), fires the combinations of
 :mod:`scoring`, and scans hidden segments (tag characters, decoded runs, comments) the same way,
 raising any order found in hidden text to ``hidden_instructions``.
+
+Only the rules whose required literals occur in a text run their regex (:mod:`prefilter`), and
+strings and parts already judged under the same rules are taken from :mod:`memo`: the findings
+are the same as judging everything afresh, in the same order.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+import orjson
 
 from mcpwall.inspection.catalog import Rule, compile_rules
 from mcpwall.inspection.decoding import Segment
 from mcpwall.inspection.disguises import disguise_findings
-from mcpwall.inspection.domain import Own, canon, is_value_slot, mention_spans, quoted_example, reclassify
-from mcpwall.inspection.fields import visible_strings
+from mcpwall.inspection.domain import OWNABLE, Own, canon, is_value_slot, mention_spans, quoted_example, reclassify
+from mcpwall.inspection.fields import visible_parts, walk_strings
 from mcpwall.inspection.findings import Finding, Severity
+from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
 from mcpwall.inspection.normalize import make_visible, normalize
 from mcpwall.inspection.scoring import Hit, fired
 
-Matches = tuple[tuple[Rule, re.Match[str]], ...]
-
 CONTEXT = 60
-MATCH_CACHE = 4096
 GENERIC_TOOL_WORDS = frozenset(
     "this that same following above below selected appropriate right correct mcp other new current given "  # noqa: SIM905 - a word list reads best as text
     "relevant corresponding specific previous next first second a an any each".split()
@@ -48,6 +53,8 @@ HIDDEN_ORDERS = frozenset(
 VALUE_ORDERS = frozenset(
     {"directive", "override", "concealment", "persistence", "authority", "bypass", "run_directive", "prerequisite"}
 )
+OWN_SIGNALS = frozenset({"other_tool", "forced_value", *OWNABLE})
+"""Signals judged against the definition's own names (see `_is_foreign_tool`, `_signal`, `reclassify`)."""
 
 
 def _is_foreign_tool(match: re.Match[str], own: Own) -> bool:
@@ -71,29 +78,26 @@ def _context(text: str, start: int, end: int) -> str:
     return make_visible(text[max(0, start - CONTEXT) : end + CONTEXT])
 
 
-_MATCHES: dict[str, tuple[tuple[Rule, ...], Matches]] = {}
-
-
-def _matches(text: str, rules: tuple[Rule, ...]) -> Matches:
-    """Every rule match in a text, remembered for the same rules (schema strings repeat a lot)."""
-    cached = _MATCHES.get(text)
-    if cached is not None and cached[0] is rules:
-        return cached[1]
-    found = tuple((rule, m) for rule in rules for m in rule.regex.finditer(text))
-    if len(_MATCHES) >= MATCH_CACHE:
-        _MATCHES.clear()
-    _MATCHES[text] = (rules, found)
+def _matches(text: str, recall: Recall) -> Matches:
+    """Every rule match in a text, in catalog order (only prefiltered rules can match)."""
+    found = recall.matches.get(text)
+    if found is None:
+        found = tuple((rule, m) for rule in recall.prefilter.candidates(text) for m in rule.regex.finditer(text))
+        recall.matches.put(text, found)
     return found
 
 
-def _hits(text: str, rules: tuple[Rule, ...], own: Own, field: str = "") -> list[tuple[Rule, Hit]]:
+def _hits(text: str, recall: Recall, own: Own, field: str) -> tuple[list[tuple[Rule, Hit]], bool]:
+    """The hits of the rules that apply to the field, and whether own names judged any of them."""
     found = []
-    for rule, m in _matches(text, rules):
+    own_used = False
+    for rule, m in _matches(text, recall):
         if rule.applies_to(field):
+            own_used = own_used or rule.signal in OWN_SIGNALS
             if rule.signal == "other_tool" and not _is_foreign_tool(m, own):
                 continue
             found.append((rule, Hit(_signal(rule, m, own), rule.spec.id, m.start(), m.end(), field, m.group(0))))
-    return found
+    return found, own_used
 
 
 def _solo(field: str, text: str, rule: Rule, hit: Hit) -> Finding:
@@ -103,14 +107,18 @@ def _solo(field: str, text: str, rule: Rule, hit: Hit) -> Finding:
     return Finding(spec.id, spec.category, spec.severity, field, matched, hit.start, context, spec.description)
 
 
-def score_text(field: str, text: str, rules: tuple[Rule, ...], own: Own) -> tuple[list[Finding], list[Hit]]:
+def score_text(field: str, text: str, recall: Recall, own: Own) -> tuple[list[Finding], list[Hit], bool]:
     """Findings for one normalized text: reportable signals alone, then fired combinations.
 
     Returns:
-        The findings, and every hit (for callers that judge hidden text).
+        The findings, every hit (for callers that judge hidden text), and whether the
+        definition's own names took part.
     """
+    matched, own_used = _hits(text, recall, own, field)
+    if not matched:
+        return [], [], own_used
     spans = mention_spans(text)
-    pairs = [(rule, hit) for rule, hit in _hits(text, rules, own, field) if not quoted_example(hit, spans)]
+    pairs = [(rule, hit) for rule, hit in matched if not quoted_example(hit, spans)]
     findings = [_solo(field, text, rule, hit) for rule, hit in pairs if not rule.silent]
     hits = reclassify(sorted((hit for _, hit in pairs), key=lambda h: h.start), text, field, own)
     for combo, chosen in fired(hits):
@@ -127,11 +135,11 @@ def score_text(field: str, text: str, rules: tuple[Rule, ...], own: Own) -> tupl
                 combo.description,
             )
         )
-    return findings, hits
+    return findings, hits, own_used
 
 
-def _hidden(field: str, segment: Segment, rules: tuple[Rule, ...], own: Own) -> list[Finding]:
-    findings, hits = score_text(f"{field}<{segment.channel}>", segment.text, rules, own)
+def _hidden(field: str, segment: Segment, recall: Recall, own: Own) -> tuple[list[Finding], bool]:
+    findings, hits, own_used = score_text(f"{field}<{segment.channel}>", segment.text, recall, own)
     orders = [h for h in hits if h.signal in HIDDEN_ORDERS]
     if orders:
         first = orders[0]
@@ -148,7 +156,7 @@ def _hidden(field: str, segment: Segment, rules: tuple[Rule, ...], own: Own) -> 
                 f"first at {first.start}.",
             )
         )
-    return findings
+    return findings, own_used
 
 
 def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
@@ -170,24 +178,75 @@ def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
     ]
 
 
-def inspect_string(field: str, raw: str, rules: tuple[Rule, ...], own: Own) -> tuple[list[Finding], list[Hit]]:
+def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
     """All findings for one model-visible string, and the signal hits in its visible text.
 
     Args:
         field: JSON path of the string.
         raw: the string as the server sent it.
-        rules: compiled rules (see :func:`compile_rules`).
+        recall: the rule set's memory (see :func:`~mcpwall.inspection.memo.recall_for`).
         own: the definition's own names, so self-references are not "other tools".
     """
     normalized = normalize(raw)
     findings = disguise_findings(field, normalized)
-    scored, hits = score_text(field, normalized.text, rules, own)
+    scored, hits, own_used = score_text(field, normalized.text, recall, own)
     findings += scored
     if is_value_slot(field):
         findings += _value_orders(field, normalized.text, hits)
     for segment in normalized.hidden:
-        findings += _hidden(field, segment, rules, own)
-    return findings, hits
+        hidden, used = _hidden(field, segment, recall, own)
+        findings += hidden
+        own_used = own_used or used
+    return Judged(field, raw, tuple(findings), tuple(hits), own.names if own_used else None)
+
+
+OwnOf = Callable[[], Own]
+"""The definition's own names, collected on first need (most judgements never need them)."""
+
+
+def _own_of(obj: object) -> OwnOf:
+    collected: list[Own] = []
+
+    def own() -> Own:
+        if not collected:
+            collected.append(Own.of(obj))
+        return collected[0]
+
+    return own
+
+
+def _judge(field: str, raw: str, recall: Recall, own: OwnOf) -> Judged:
+    """One string's judgement, remembered when it does not depend on the definition's names."""
+    known = recall.strings.get((field, raw))
+    if known is not None and (known.own is None or known.own == own().names):
+        return known
+    judged = inspect_string(field, raw, recall, own())
+    recall.strings.put((field, raw), judged)
+    return judged
+
+
+def _part_key(path: str, value: object) -> tuple[str, bytes] | None:
+    """A part's path and exact JSON (key order kept: it is the order fields are judged in)."""
+    try:
+        return path, orjson.dumps(value)
+    except TypeError:  # not plain JSON (a non-string key, a huge int): judged, not remembered
+        return None
+
+
+def _part(path: str, value: object, recall: Recall, own: OwnOf) -> tuple[tuple[Finding, ...], tuple[Hit, ...]]:
+    """The findings and hits of one top-level value of a definition, in field order."""
+    if isinstance(value, str):
+        judged = _judge(path, value, recall, own)
+        return judged.findings, judged.hits
+    key = _part_key(path, value)
+    part = None if key is None else recall.parts.get(key)
+    if part is None:
+        part = Part.of([_judge(field, raw, recall, own) for field, raw in walk_strings(value, path)])
+        if key is not None:
+            recall.parts.put(key, part)
+    elif not part.own_free:
+        part = Part.of([_judge(judged.field, judged.raw, recall, own) for judged in part.strings])
+    return part.findings, part.hits
 
 
 def _definition_wide(hits: list[Hit]) -> list[Finding]:
@@ -224,13 +283,13 @@ def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = 
     Raises:
         ValueError: unknown kind.
     """
-    active = rules if rules is not None else compile_rules()
-    own = Own.of(obj)
+    recall = recall_for(rules if rules is not None else compile_rules())
+    own = _own_of(obj)
     findings: list[Finding] = []
     hits: list[Hit] = []
-    for field, raw in visible_strings(kind, obj):
-        field_findings, field_hits = inspect_string(field, raw, active, own)
-        findings += field_findings
-        hits += field_hits
+    for path, value in visible_parts(kind, obj):
+        part_findings, part_hits = _part(path, value, recall, own)
+        findings += part_findings
+        hits += part_hits
     findings += _definition_wide(hits)
     return sorted(findings, key=lambda f: -f.severity)

@@ -29,6 +29,8 @@ BIDI_MARKS = frozenset("\u200e\u200f\u061c")
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e")
 FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _WORD_RE = re.compile(r"\w{2,64}")
+_DISGUISABLE_ASCII = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""The only ASCII characters ``make_visible`` rewrites (ESC, so ANSI escapes, among them)."""
 _CONFUSABLES = str.maketrans(
     "аеорсхуіјѕԁһӏԛԝАВЕКМНОРСТХУІЈЅԌԜαοικνρτυχεΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
     "aeopcxyijsdhlqwABEKMHOPCTXYIJSGWaoikvptuxeABEZHIKMNOPTYX",
@@ -79,6 +81,8 @@ def make_visible(text: str) -> str:
     Args:
         text: any text taken from a definition.
     """
+    if text.isascii() and _DISGUISABLE_ASCII.search(text) is None:
+        return text  # invisible, tag, bidi and 8-bit CSI characters are all outside ASCII
     text = ANSI_RE.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
     out: list[str] = []
     for ch in text:
@@ -152,11 +156,14 @@ def normalize(raw: str) -> NormalizedText:
     """
     found: list[Disguise] = []
     hidden: list[Segment] = []
-    text = _strip_ansi(raw, found)
-    text = _strip_invisible(text, found, hidden)
-    text = unicodedata.normalize("NFKC", text)
-    _mixed_script_words(text, found)
-    text = fold_confusables(text)
+    if raw.isascii() and "\x1b" not in raw:
+        text = raw  # nothing to strip, NFKC-stable, no look-alikes: only encoded runs to find
+    else:
+        text = _strip_ansi(raw, found)
+        text = _strip_invisible(text, found, hidden)
+        text = unicodedata.normalize("NFKC", text)
+        _mixed_script_words(text, found)
+        text = fold_confusables(text)
     for seg in decoding.hidden_segments(text):
         found.append(Disguise(seg.channel, seg.position, make_visible(seg.source[:200])))
         hidden.append(seg)

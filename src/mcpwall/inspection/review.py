@@ -10,7 +10,8 @@ is pinned), ``blocked`` (findings at or above the block threshold, not yet appro
 
 Re-listing is cheap: the server's pins are read in one query, findings come from the `cache` by
 definition hash, and a pin that did not change is not written again (its ``last_seen`` is
-refreshed at most every `LAST_SEEN_EVERY` seconds).
+refreshed at most every `LAST_SEEN_EVERY` seconds). The pins a listing does change are written
+together, in one transaction.
 """
 
 from __future__ import annotations
@@ -76,11 +77,14 @@ class ToolReviewer:
         """Review one listing (or page of one); returns a review per tool name."""
         reviews = {}
         pinned = {pin.tool: pin for pin in self.store.list_pins(self.server)}
+        writes: list[Pin] = []
         for tool in tools:
             name = tool.get("name")
             if isinstance(name, str):
-                reviews[name] = self._review_one(name, tool, pinned.get(name))
+                reviews[name] = self._review_one(name, tool, pinned.get(name), writes=writes)
                 self.definitions[name] = tool
+        if writes:
+            self.store.put_pins(writes)
         self.known_server = self.known_server or bool(reviews)
         return reviews
 
@@ -103,9 +107,23 @@ class ToolReviewer:
         self.definitions.setdefault(name, pin.definition)
         return Review(name, pin.hash, pin.status, pin.max_severity, False)
 
-    def _review_one(self, name: str, tool: dict[str, Any], stored: Pin | None, *, quiet: bool = False) -> Review:
+    def _review_one(
+        self,
+        name: str,
+        tool: dict[str, Any],
+        stored: Pin | None,
+        *,
+        quiet: bool = False,
+        writes: list[Pin] | None = None,
+    ) -> Review:
+        """Review one tool; a changed pin is written now, or added to ``writes`` for the caller."""
         digest, findings = self.inspector.inspect_tool(tool)
         pin = self._updated_pin(name, tool, digest, findings, stored)
+        if pin is not stored:
+            if writes is None:
+                self.store.put_pin(pin)
+            else:
+                writes.append(pin)
         review = self._conclude(pin, digest, findings)
         if not quiet:
             self._record(tool, pin, review, findings)
@@ -114,6 +132,7 @@ class ToolReviewer:
     def _updated_pin(
         self, name: str, tool: dict[str, Any], digest: str, findings: list[Finding], pin: Pin | None
     ) -> Pin:
+        """The tool's pin after this sighting: the stored one itself when nothing is worth writing."""
         now = time.time()
         previous = pin
         top = max_severity(findings)
@@ -143,7 +162,6 @@ class ToolReviewer:
             pin = replace(pin, last_seen=now)
         if previous is not None and _only_seen_again(previous, pin):
             return previous
-        self.store.put_pin(pin)
         return pin
 
     def _conclude(self, pin: Pin, digest: str, findings: list[Finding]) -> Review:

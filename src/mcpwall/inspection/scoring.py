@@ -77,8 +77,9 @@ def fired(hits: list[Hit], *, whole_definition: bool = False) -> list[tuple[Comb
         whole_definition: test the combos without a window (over all fields) instead.
     """
     result: list[tuple[Combo, tuple[Hit, ...]]] = []
+    present = {hit.signal for hit in hits}
     for combo in COMBOS:
-        if (combo.window is None) != whole_definition:
+        if (combo.window is None) != whole_definition or not all(present & group for group in combo.groups):
             continue
         chosen = match_combo(combo, hits)
         if chosen is not None:

@@ -8,7 +8,7 @@ seconds; methods that take ``now`` default it to ``time.time()`` so tests can pi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from mcpwall.store.records import Pin, SessionRecord, Ticket, TicketLevel, TicketScope, TicketStatus
@@ -26,6 +26,9 @@ class Store(Protocol):
 
     def put_pin(self, pin: Pin) -> None:
         """Insert or replace the pin of ``(pin.server, pin.tool)``."""
+
+    def put_pins(self, pins: Sequence[Pin]) -> None:
+        """Insert or replace several pins in one transaction (a later one wins for the same tool)."""
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """Every pin (of one server when given), ordered by server then tool."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -88,6 +89,12 @@ class SqlitePins:
         """See :meth:`mcpwall.store.Store.put_pin`."""
         with self._db.write() as conn:
             conn.execute(_UPSERT, _pin_row(pin))
+
+    def put_pins(self, pins: Sequence[Pin]) -> None:
+        """See :meth:`mcpwall.store.Store.put_pins`."""
+        rows = [_pin_row(pin) for pin in pins]
+        with self._db.write() as conn:
+            conn.executemany(_UPSERT, rows)
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """See :meth:`mcpwall.store.Store.list_pins`."""
