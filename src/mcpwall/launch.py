@@ -7,13 +7,16 @@ store are imported and built while the server process boots.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from mcpwall.armor.environment import server_environment
 from mcpwall.config.models import Config, ServerSpec
 from mcpwall.credentials import resolve_settings
 from mcpwall.inspection.pins import server_identity
-from mcpwall.transports.http_upstream import HttpUpstream
 from mcpwall.transports.stdio import StdioUpstream
+
+if TYPE_CHECKING:  # HTTP upstreams pull in the MCP SDK's types: only `serve` pays for them
+    from mcpwall.transports.http_upstream import HttpUpstream
 
 
 def prepare_http_upstream(config: Config, name: str) -> tuple[HttpUpstream, str, ServerSpec]:
@@ -22,6 +25,8 @@ def prepare_http_upstream(config: Config, name: str) -> tuple[HttpUpstream, str,
     Raises:
         ConfigError: when a credential reference cannot be resolved.
     """
+    from mcpwall.transports.http_upstream import HttpUpstream
+
     spec = config.servers[name]
     assert spec.url is not None  # noqa: S101 -- the caller checked
     headers, secrets = resolve_settings(spec.headers, os.environ, path=f"servers.{name}.headers")
