@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class ApprovalSettings(BaseModel):
     """Confirmation channels and their timings."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     channel: Literal["hold", "ticket", "elicitation"] = "hold"
     """``hold``: the call waits while a human runs ``mcpwall approvals approve ID`` elsewhere;

@@ -32,7 +32,7 @@ RateString = str
 class RateLimitSettings(BaseModel):
     """Call-rate windows, counted per session."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     per_session: RateString | None = None
     """Cap on all calls of one session, e.g. ``"100/minute"``; None for no cap."""
@@ -75,7 +75,7 @@ class RateLimitSettings(BaseModel):
 class ArmorSettings(BaseModel):
     """Argument, rate and output policy for the tools of one profile (or one tool)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     allowed_paths: list[str] | None = None
     """Roots that path arguments must resolve into (symlinks followed). None: no path policy;

@@ -21,7 +21,7 @@ from mcpwall.pipeline.verdict import PermissionLevel, Verdict
 class ToolLists(BaseModel):
     """Which tools the model may see and call."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     allow: list[str] = Field(default_factory=lambda: ["*"])
     """Glob patterns over tool names; a tool must match one. Default: every tool."""

@@ -46,7 +46,7 @@ FailureHook = Callable[[dict[str, Any]], None]
 class WebhookSettings(BaseModel):
     """Sending audit records to an HTTP endpoint (a SIEM, a chat bridge...)."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     url: str | None = None
     """Where records are POSTed as JSON (``http://`` or ``https://``); no webhook when unset."""

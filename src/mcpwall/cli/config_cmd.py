@@ -26,5 +26,7 @@ def check(file: Path) -> None:
 
 @app.command()
 def schema() -> None:
-    """Print the JSON Schema of the configuration (for editors)."""
-    typer.echo(orjson.dumps(Config.model_json_schema(), option=orjson.OPT_INDENT_2).decode())
+    """Print the JSON Schema of the configuration (for editors), every setting described."""
+    from mcpwall.config.schema_docs import json_schema
+
+    typer.echo(orjson.dumps(json_schema(Config), option=orjson.OPT_INDENT_2).decode())

@@ -24,7 +24,7 @@ from mcpwall.transports.http_guard import HttpFrontSettings
 class Strict(BaseModel):
     """Base of every config model: unknown keys are errors; field docstrings are descriptions."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class EnvironmentSettings(Strict):

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class RoutingSettings(BaseModel):
     """How one gateway fronts many servers."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     pool_size: int = Field(default=5, ge=1, le=256)
     """At most this many upstream servers run at once; the least recently used idle one is

@@ -22,7 +22,7 @@ META_VERSION = "io.modelcontextprotocol/protocolVersion"
 class HttpFrontSettings(BaseModel):
     """The Streamable HTTP front of ``mcpwall serve --http``."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     allowed_hosts: list[str] = Field(default_factory=list)
     """Host header values accepted besides the listening address and ``localhost:PORT``."""
