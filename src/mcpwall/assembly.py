@@ -19,7 +19,6 @@ from mcpwall.gatekeeper.profiles import active_profiles, validate_profiles
 from mcpwall.gateway import StdioGateway
 from mcpwall.inspection.other import OtherDefinitions
 from mcpwall.inspection.review import ToolReviewer
-from mcpwall.launch import prepare_upstream
 from mcpwall.pipeline import Check, Pipeline
 from mcpwall.pipeline.order import default_checks
 from mcpwall.session import Policy
@@ -77,36 +76,42 @@ def session_policy(
 
 
 def build_stdio_gateway(
-    config: Config,
-    name: str | None,
-    command: list[str],
-    profiles: Sequence[str] = (),
-    upstream: StdioUpstream | None = None,
+    config: Config, upstream: StdioUpstream, identity: str, spec: ServerSpec, profiles: Sequence[str] = ()
 ) -> StdioGateway:
-    """A gateway for ``mcpwall run``: the named server's settings, else the top-level ones.
+    """A gateway for ``mcpwall run`` in front of a server `prepare_upstream` made.
+
+    The server may already be running (``mcpwall run`` spawns it first, so that its start-up
+    overlaps mcpwall's); if building the gateway fails, it is killed.
 
     Args:
         config: the configuration.
-        name: the server's name (its config entry and identity), if given.
-        command: the server command, if given on the command line.
+        upstream: the server process.
+        identity: the server's identity (pins, audit).
+        spec: its config entry (or an empty one).
         profiles: gatekeeper profiles to activate (default: the config's).
-        upstream: the server process, when `prepare_upstream` already made (and started) it.
 
     Raises:
-        ConfigError: when a credential reference cannot be resolved or a profile is unknown.
+        ConfigError: when a profile is unknown.
     """
-    prepared, identity, spec = prepare_upstream(config, name, command)
+    try:
+        return _gateway(config, upstream, identity, spec, profiles)
+    except BaseException:
+        upstream.abandon()
+        raise
+
+
+def _gateway(
+    config: Config, server: StdioUpstream, identity: str, spec: ServerSpec, profiles: Sequence[str]
+) -> StdioGateway:
     session = uuid.uuid4().hex
     chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
     auditor = Auditor(chain, session=session, server=identity, keep_arguments=config.audit.record_arguments)
     auditor.attach(WebhookSink.from_settings(config.audit.webhook, on_failure=auditor.report))
     store = default_store(config.state_dir)
     policy = session_policy(config, spec, identity, session, profiles, store, auditor)
-    policy = replace(policy, secrets=(upstream or prepared).secrets)
+    policy = replace(policy, secrets=server.secrets)
     profile_names = [p.name for p in policy.profiles]
     store.upsert_session(
         session, server=identity, era="unknown", client_info={}, profiles=profile_names, started=time.time()
     )
-    return StdioGateway(
-        server=identity, upstream=upstream or prepared, policy=policy, auditor=auditor, wire=config.wire
-    )
+    return StdioGateway(server=identity, upstream=server, policy=policy, auditor=auditor, wire=config.wire)

@@ -105,7 +105,7 @@ class StdioGateway:
     async def run(self) -> Outcome:
         """Relay until the client leaves, the server dies or a signal arrives."""
         client_in, self._to_client.writer = await client_streams()
-        server_out, self._to_server.writer = await self.upstream.start(stdout_limit=1 << 20)
+        server_out, self._to_server.writer = await self.upstream.start(stdout_limit=1 << 20, respawn=False)
         self.audit.emit("server_started", pid=self.upstream.pid, command=self.upstream.argv[0])
         session = Session(
             server=self.server,

@@ -278,3 +278,29 @@ def test_stdout_may_be_a_character_device(wall: Wall) -> None:
         )
     assert done.returncode == 0
     assert any(r["type"] == "session_ended" for r in _audit(wall))
+
+
+@pytest.mark.requirement("lifecycle:server-crash-answers-pending")
+def test_a_server_that_dies_while_mcpwall_starts_is_reported_not_restarted(wall: Wall) -> None:
+    """``mcpwall run`` spawns the server before building its policy; a server that is already
+    dead when the relay starts is a dead server (-32052, exit 1), never silently started again."""
+    import subprocess
+    import sys
+
+    starts = wall.workdir / "starts.log"
+    server = [sys.executable, "-c", f"open({str(starts)!r}, 'a').write('started\\n'); raise SystemExit(3)"]
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "f", "version": "1"}},
+    }
+    done = subprocess.run(
+        wall.argv(server), input=orjson.dumps(request) + b"\n", capture_output=True, env=wall.env(), timeout=60
+    )
+    assert done.returncode == 1
+    answers = [orjson.loads(line) for line in done.stdout.splitlines()]  # none if it died before reading it
+    assert all(answer["error"]["code"] == -32052 for answer in answers)
+    assert starts.read_text(encoding="utf-8") == "started\n"
+    exited = [r for r in _audit(wall) if r["type"] == "server_exited"]
+    assert [r["exit_code"] for r in exited] == [3]

@@ -53,10 +53,18 @@ def run(argv: list[str]) -> int:
     if not command and args.name not in config.servers:
         sys.stderr.write("mcpwall: no server command given (mcpwall run -- COMMAND [ARGS])\n")
         return EXIT_USAGE
+    from mcpwall.launch import prepare_upstream
+
+    try:
+        upstream, identity, spec = prepare_upstream(config, args.name, command)
+        upstream.spawn()  # the server boots while mcpwall imports and builds the rest
+    except (ConfigError, UpstreamStartError) as exc:
+        sys.stderr.write(f"mcpwall: {exc}\n")
+        return EXIT_USAGE
     from mcpwall.assembly import build_stdio_gateway
 
     try:
-        gateway = build_stdio_gateway(config, args.name, command, args.profile)
+        gateway = build_stdio_gateway(config, upstream, identity, spec, args.profile)
     except ConfigError as exc:
         sys.stderr.write(f"mcpwall: {exc}\n")
         return EXIT_USAGE

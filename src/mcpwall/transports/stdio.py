@@ -68,13 +68,22 @@ class StdioUpstream:
         except OSError as exc:
             raise UpstreamStartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from exc
 
-    async def start(self, stdout_limit: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    async def start(
+        self, stdout_limit: int, *, respawn: bool = True
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """Spawn the server if not yet, and return asyncio streams over its stdout and stdin.
+
+        Args:
+            stdout_limit: the stream reader's buffer limit.
+            respawn: start the server again if it already exited. Without it, a server that
+                died after `spawn` is connected as it is: its stdout reads as ended at once, so
+                the caller sees the death instead of a silent second start.
 
         Raises:
             UpstreamStartError: when the command cannot be started.
         """
-        self.spawn()
+        if self.proc is None or respawn:
+            self.spawn()
         assert self.proc is not None  # noqa: S101 -- spawn() set it or raised
         assert self.proc.stdin is not None  # noqa: S101 -- PIPE was asked for
         assert self.proc.stdout is not None  # noqa: S101 -- PIPE was asked for
@@ -113,6 +122,13 @@ class StdioUpstream:
             with contextlib.suppress(TimeoutError):
                 return await asyncio.wait_for(self.wait(), wait)
         return self.proc.returncode
+
+    def abandon(self) -> None:
+        """Kill a server that was spawned but will never be relayed to (mcpwall failed to start)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self._signal_group(signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=KILL_AFTER_TERM)
 
     def _signal_group(self, sig: signal.Signals) -> None:
         assert self.proc is not None  # noqa: S101 -- only called after start
