@@ -247,3 +247,47 @@ async def test_pool_size_holds_across_http_sessions(wall: Wall) -> None:
     assert answers == ["a1", "b1", "a2"]
     assert most == 1
     assert sum(r["type"] == "upstream_evicted" for r in _records(wall)) >= 2
+
+
+async def test_an_unanswered_call_over_http_times_out_and_the_session_goes_on(wall: Wall) -> None:
+    servers = {"slow": fixture_spec("slow")}
+    with gateway(wall, servers=servers, routing={"call_timeout_seconds": 1}) as url:
+        with anyio.fail_after(90):
+            async with connect(url) as client:
+                await client.list_tools()
+                with pytest.raises(MCPError) as late:
+                    await client.call_tool("slow__sleep", {"seconds": 30})
+                echoed = await client.call_tool("slow__echo", {"text": "on"})
+    assert late.value.error.code == -32053
+    assert _text(echoed) == "on"
+    assert any(r["type"] == "tool_call_failed" and r.get("status") == "TIMEOUT" for r in _records(wall))
+
+
+def test_an_idle_session_is_closed_and_its_id_then_refused(wall: Wall) -> None:
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    listing = orjson.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    with gateway(wall, http={"session_idle_seconds": 1}) as url:
+        opened = httpx.post(url, content=orjson.dumps(INIT), headers=headers, timeout=30)
+        session = {**headers, "Mcp-Session-Id": opened.headers["mcp-session-id"]}
+        used = httpx.post(url, content=listing, headers=session, timeout=30)
+        deadline = time.monotonic() + 20
+        while not any(r["type"] == "session_expired" for r in _records(wall)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        stale = httpx.post(url, content=listing, headers=session, timeout=30)
+    assert (opened.status_code, used.status_code, stale.status_code) == (200, 200, 404)
+    expired = [r for r in _records(wall) if r["type"] == "session_expired"]
+    assert [r["client_session"] for r in expired] == [opened.headers["mcp-session-id"]]
+
+
+def test_a_chunked_body_is_read_only_up_to_the_limit(wall: Wall) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b"[" + b" " * 1024
+        for _ in range(64):
+            yield b" " * 1024
+        yield b"]"
+
+    with gateway(wall, http={"max_body_bytes": 4096}) as url:
+        refused = httpx.post(url, content=chunks(), headers={"Content-Type": "application/json"}, timeout=30)
+    assert refused.status_code == 413
+    assert "content-length" not in {k.lower() for k in refused.request.headers}
+    assert any(r["type"] == "http_refused" and r["status"] == 413 for r in _records(wall))

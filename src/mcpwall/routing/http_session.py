@@ -32,6 +32,10 @@ class HttpClientSession:
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=10_000)
         self.last_used = time.monotonic()
 
+    def touch(self) -> None:
+        """The client used the session now (an idle session is closed after a while)."""
+        self.last_used = time.monotonic()
+
     def send(self, line: bytes) -> None:
         """Receive one line the aggregate sends toward the client."""
         message = orjson.loads(line)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 
 import uvicorn
@@ -50,8 +52,12 @@ async def serve_http(config: Config, address: tuple[str, int]) -> int:
             date_header=False,
         )
     )
+    upkeep = asyncio.create_task(front.upkeep.run())
     try:
         await server.serve()
     finally:
+        upkeep.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await upkeep
         await front.shutdown()
     return 0

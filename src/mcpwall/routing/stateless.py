@@ -53,6 +53,7 @@ class StatelessSessions:
         """The agent's session, opened on its first request (or after it was closed)."""
         live = self._live.get(self._by_agent.get(subject, ""))
         if live is not None:
+            live.touch()
             return live
         session = open_session()
         self._by_agent[subject] = session.id

@@ -36,6 +36,7 @@ from mcpwall.identity import AgentIdentity, Authenticator, IdentityError, bound_
 from mcpwall.routing import stateless
 from mcpwall.routing.build import build_aggregate
 from mcpwall.routing.http_session import HttpClientSession
+from mcpwall.routing.http_upkeep import Upkeep
 from mcpwall.routing.pool import UpstreamPool
 from mcpwall.state import AUDIT_FILE, state_dir
 from mcpwall.store import default_store
@@ -66,6 +67,7 @@ class HttpFront:
         self.pool = UpstreamPool(config, self.chain)
         self.sessions: dict[str, HttpClientSession] = {}
         self.stateless = stateless.StatelessSessions(self.sessions)
+        self.upkeep = Upkeep(config, self.sessions, self._close, self.audit)
 
     def app(self) -> Starlette:
         """The ASGI application."""
@@ -76,8 +78,8 @@ class HttpFront:
         refused = self._guard(request)
         if refused is not None:
             return refused
-        body = await request.body()
-        if len(body) > self.settings.max_body_bytes:
+        body = await _bounded_body(request, self.settings.max_body_bytes)
+        if body is None:
             return self._refuse(413, "request body too large")
         try:
             agent = await self._identify(request, body)
@@ -179,6 +181,7 @@ class HttpFront:
             return self._refuse(404, "unknown session")
         if session.subject != (agent.subject if agent else None):
             return self._refuse(403, "session belongs to another agent")
+        session.touch()
         return session
 
     async def _close(self, session: HttpClientSession) -> None:
@@ -216,6 +219,17 @@ class HttpFront:
         await self.pool.close(self.config.wire.shutdown_grace_seconds)
         self.audit.flush()
         self.chain.close()
+
+
+async def _bounded_body(request: Request, limit: int) -> bytes | None:
+    """The request body, or None once it grows past ``limit`` (a chunked body declares no
+    length: it is read only up to the limit, never whole)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
 
 
 def _json(body: Any, status: int, headers: dict[str, str] | None = None) -> Response:
