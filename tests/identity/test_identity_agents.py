@@ -128,6 +128,7 @@ jwt:
   jwks_url: https://auth.example.com/.well-known/jwks.json
   jwks_ttl_seconds: 300
   jwks_min_refresh_seconds: 30
+  jwks_max_bytes: 262144
   leeway_seconds: 10
 agents:
   by_subject:
@@ -139,6 +140,7 @@ agents:
   default: {profiles: [guest], tools: []}
 envelope:
   window_seconds: 30
+  nonce_store: redis://nonces.internal:6379/0
   keys:
     ci-bot-2026: {subject: ci-bot, public_key: 11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo}
 """
@@ -149,6 +151,7 @@ def test_documented_yaml_example_loads() -> None:
     assert settings.profile_names() == {"read-only", "dev", "guest"}
     assert settings.envelope is not None
     assert settings.envelope.keys["ci-bot-2026"].subject == "ci-bot"
+    assert settings.envelope.nonce_store == "redis://nonces.internal:6379/0"
 
 
 JWT = {"issuer": ISSUER, "audience": AUDIENCE, "jwks_path": "/etc/jwks.json"}
@@ -204,7 +207,10 @@ def both_credentials(tmp_path: Path) -> IdentitySettings:
         {
             "jwt": {"issuer": ISSUER, "audience": AUDIENCE, "jwks_path": str(path)},
             "agents": {"by_subject": {"agent-1": {"profiles": ["dev"]}, "agent-2": {"profiles": ["ops"]}}},
-            "envelope": {"keys": {f"{name}-key": {"subject": name, "public_key": key} for name, key in public.items()}},
+            "envelope": {
+                "keys": {f"{name}-key": {"subject": name, "public_key": key} for name, key in public.items()},
+                "nonce_store": "memory",
+            },
         }
     )
 

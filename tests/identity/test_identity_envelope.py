@@ -33,7 +33,8 @@ def settings(**overrides: object) -> EnvelopeSettings:
         "agent-1-key": {"subject": "agent-1", "public_key": encode_public_key(ed25519_key("agent-1").public_key())},
         "agent-2-key": {"subject": "agent-2", "public_key": encode_public_key(ed25519_key("agent-2").public_key())},
     }
-    return EnvelopeSettings.model_validate({"keys": keys, **overrides})
+    # in memory: these tests are about the envelope; the shared stores have their own tests
+    return EnvelopeSettings.model_validate({"keys": keys, "nonce_store": "memory", **overrides})
 
 
 def signed(

@@ -6,7 +6,7 @@
     ├── JwtVerifier (jwt.py)               Authorization: Bearer, EdDSA / RS256 only
     │   └── JwksCache (jwks.py)            keys from a file or a URL, TTL, refresh on unknown kid
     ├── EnvelopeVerifier (envelope.py)     Ed25519 signature over method, path, time, nonce, body
-    │   └── NonceStore (nonces.py)         replay refusal; MemoryNonceStore now, shared later
+    │   └── NonceStore (nonces.py)         replay refusal: memory, the state database, or Redis
     └── resolve_agent (agent.py)           subject + claims -> profiles + tool manifest
 
 ``bound_manifest`` (agent.py) bounds an agent's tool manifest by the gateway's ceiling. The
@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     from mcpwall.identity.errors import IdentityError, IdentityFailure
     from mcpwall.identity.jwks import JwksCache, VerificationKey, file_loader, parse_jwks, url_loader
     from mcpwall.identity.jwt import JwtVerifier, bearer_token
-    from mcpwall.identity.nonces import MemoryNonceStore, NonceOutcome, NonceStore
+    from mcpwall.identity.nonces import MemoryNonceStore, NonceOutcome, NonceStore, open_nonce_store
+    from mcpwall.identity.nonces_redis import RedisNonceStore
+    from mcpwall.identity.nonces_state import StateNonceStore
     from mcpwall.identity.settings import (
         AgentGrant,
         AgentMapping,
@@ -66,7 +68,9 @@ _HOMES = {
     "errors": ("IdentityError", "IdentityFailure"),
     "jwks": ("JwksCache", "VerificationKey", "file_loader", "parse_jwks", "url_loader"),
     "jwt": ("JwtVerifier", "bearer_token"),
-    "nonces": ("MemoryNonceStore", "NonceOutcome", "NonceStore"),
+    "nonces": ("MemoryNonceStore", "NonceOutcome", "NonceStore", "open_nonce_store"),
+    "nonces_redis": ("RedisNonceStore",),
+    "nonces_state": ("StateNonceStore",),
     "settings": ("AgentGrant", "AgentMapping", "EnvelopeKey", "EnvelopeSettings", "IdentitySettings", "JwtSettings"),
 }
 # The API is imported on first use: loading the configuration (``IdentitySettings``) must
@@ -95,6 +99,8 @@ __all__ = [
     "MemoryNonceStore",
     "NonceOutcome",
     "NonceStore",
+    "RedisNonceStore",
+    "StateNonceStore",
     "ToolManifest",
     "VerificationKey",
     "VerifiedEnvelope",
@@ -102,6 +108,7 @@ __all__ = [
     "bound_manifest",
     "encode_public_key",
     "file_loader",
+    "open_nonce_store",
     "parse_jwks",
     "resolve_agent",
     "sign_request",

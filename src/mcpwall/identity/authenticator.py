@@ -28,7 +28,13 @@ class Authenticator:
     Args:
         settings: the ``identity`` section.
         client: the httpx client for a JWKS URL (one per fetch when None).
-        nonces: the envelope replay store (default: in memory).
+        nonces: the envelope replay store (default: the one ``identity.envelope.nonce_store``
+            names, opened here and closed by :meth:`aclose`).
+        state_dir: the configuration's ``state_dir``, where the ``state`` nonce store lives
+            (default: ``$MCPWALL_STATE_DIR``, then the XDG state directory).
+
+    Raises:
+        ConfigError: the configured nonce store cannot be opened.
     """
 
     def __init__(
@@ -37,10 +43,18 @@ class Authenticator:
         *,
         client: httpx.AsyncClient | None = None,
         nonces: NonceStore | None = None,
+        state_dir: str | None = None,
     ) -> None:
         self._agents = settings.agents
         self._jwt = None if settings.jwt is None else JwtVerifier(settings.jwt, settings.agents, client=client)
-        self._envelope = None if settings.envelope is None else EnvelopeVerifier(settings.envelope, nonces)
+        self._envelope = (
+            None if settings.envelope is None else EnvelopeVerifier(settings.envelope, nonces, state_dir=state_dir)
+        )
+
+    async def aclose(self) -> None:
+        """Close what the authenticator opened (the envelope nonce store)."""
+        if self._envelope is not None:
+            await self._envelope.aclose()
 
     async def authenticate(
         self,

@@ -22,6 +22,8 @@ signed. The signed string is seven lines joined by ``\\n`` (no field may contain
 Verification order: headers well-formed, key registered, timestamp within ``window`` of now,
 signature valid, key owned by the token's subject (when there is one), nonce fresh. The nonce is
 remembered last, so only signed requests occupy the store; it lives until timestamp + window.
+The store is the one ``nonce_store`` names (see nonces.py): ``state`` by default, so that every
+gateway process sharing the state directory refuses a replay, whichever process saw it first.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from mcpwall.identity.errors import IdentityError, IdentityFailure
-from mcpwall.identity.nonces import MemoryNonceStore, NonceOutcome, NonceStore
+from mcpwall.identity.nonces import NonceOutcome, NonceStore, open_nonce_store
 from mcpwall.identity.settings import EnvelopeSettings
 
 VERSION = "mcpwall-envelope-v1"
@@ -129,13 +131,28 @@ class EnvelopeVerifier:
 
     Args:
         settings: the ``identity.envelope`` section.
-        nonces: the replay store (default: one process's memory).
+        nonces: the replay store; None: the one ``settings.nonce_store`` names, opened here and
+            closed by :meth:`aclose`.
+        state_dir: the configuration's ``state_dir``, where the ``state`` store lives.
+
+    Raises:
+        ConfigError: the configured nonce store cannot be opened.
     """
 
-    def __init__(self, settings: EnvelopeSettings, nonces: NonceStore | None = None) -> None:
+    def __init__(
+        self, settings: EnvelopeSettings, nonces: NonceStore | None = None, *, state_dir: str | None = None
+    ) -> None:
         self._settings = settings
         self._keys = {kid: _public_key(key.public_key) for kid, key in settings.keys.items()}
-        self._nonces = nonces or MemoryNonceStore(max_per_key=settings.max_nonces_per_key)
+        self._owns_nonces = nonces is None
+        self._nonces = nonces or open_nonce_store(
+            settings.nonce_store, max_per_key=settings.max_nonces_per_key, configured_state_dir=state_dir
+        )
+
+    async def aclose(self) -> None:
+        """Close the nonce store if this verifier opened it."""
+        if self._owns_nonces:
+            await self._nonces.aclose()
 
     async def verify(
         self,

@@ -67,6 +67,8 @@ class IdentityFailure(StrEnum):
     """The envelope's nonce was already used with this key inside the window."""
     ENVELOPE_NONCE_CACHE_FULL = "envelope_nonce_cache_full"
     """The key has too many live nonces; refused rather than forget one (fail closed)."""
+    ENVELOPE_NONCE_STORE_UNAVAILABLE = "envelope_nonce_store_unavailable"
+    """The shared nonce store (state database or Redis) could not be asked; refused (fail closed)."""
     ENVELOPE_SUBJECT_MISMATCH = "envelope_subject_mismatch"
     """The envelope's key is registered to another agent than the bearer token's subject."""
 

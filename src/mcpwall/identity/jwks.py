@@ -1,10 +1,11 @@
 """The key set bearer tokens are verified with: one cache, two loaders (a file, a URL).
 
 A loader is an async callable returning the JWKS bytes; :func:`file_loader` reads a path,
-:func:`url_loader` fetches with httpx. :class:`JwksCache` keeps the parsed keys for
-``ttl`` seconds and, when a token names a ``kid`` it does not hold, loads again, but at most
-once every ``min_refresh`` seconds (a flood of made-up ``kid`` values costs one fetch). It fails
-closed: a key set that cannot be loaded refuses every token until a load succeeds.
+:func:`url_loader` fetches with httpx, streaming the body under a size cap and a deadline.
+:class:`JwksCache` keeps the parsed keys for ``ttl`` seconds and, when a token names a ``kid``
+it does not hold, loads again, but at most once every ``min_refresh`` seconds (a flood of
+made-up ``kid`` values costs one fetch). It fails closed: a key set that cannot be loaded
+refuses every token until a load succeeds.
 
 Only signing keys of the allowed algorithms are kept: RSA (``RS256``, at least 2048 bits) and
 OKP Ed25519 (``EdDSA``). Symmetric (``oct``) keys, encryption keys (``use: enc``), keys carrying
@@ -31,6 +32,9 @@ JwksLoader = Callable[[], Awaitable[bytes]]
 """Returns the JWKS document's bytes; raises :class:`IdentityError` when it cannot."""
 
 MIN_RSA_BITS = 2048
+DEFAULT_MAX_BYTES = 262_144
+"""The JWKS size cap when none is given (``identity.jwt.jwks_max_bytes``' default)."""
+_IDENTITY = {"accept-encoding": "identity"}
 _ALGORITHM_OF_KTY = {"RSA": "RS256", "OKP": "EdDSA"}
 
 
@@ -55,16 +59,36 @@ def file_loader(path: Path) -> JwksLoader:
     return load
 
 
-def url_loader(url: str, *, timeout: float, client: httpx.AsyncClient | None = None) -> JwksLoader:
-    """A loader fetching a JWKS URL (redirects not followed; a non-2xx answer is a failure)."""
+def url_loader(
+    url: str, *, timeout: float, max_bytes: int = DEFAULT_MAX_BYTES, client: httpx.AsyncClient | None = None
+) -> JwksLoader:
+    """A loader fetching a JWKS URL (redirects not followed; a non-2xx answer is a failure).
+
+    The body is streamed and refused past ``max_bytes`` (a ``Content-Length`` above it is
+    refused before any of the body is read), so a hostile or broken URL cannot fill memory. It
+    is asked for uncompressed and read raw: a compressed answer is refused rather than inflated,
+    since a few KiB of gzip can inflate to gigabytes. The whole fetch has one deadline, so a
+    server dripping bytes cannot hold the key set's lock (and every token waiting on it) for long.
+
+    Args:
+        url: the JWKS URL.
+        timeout: seconds the whole fetch may take.
+        max_bytes: the largest body accepted.
+        client: the httpx client to fetch with (one per fetch when None).
+    """
 
     async def fetch(http: httpx.AsyncClient) -> bytes:
         try:
-            response = await http.get(url, timeout=timeout, follow_redirects=False)
-            response.raise_for_status()
+            with anyio.fail_after(timeout):
+                async with http.stream(
+                    "GET", url, timeout=timeout, follow_redirects=False, headers=_IDENTITY
+                ) as answer:
+                    answer.raise_for_status()
+                    return await _capped_body(answer, url, max_bytes)
         except httpx.HTTPError as exc:
             raise IdentityError(IdentityFailure.JWKS_UNAVAILABLE, f"cannot fetch {url}: {exc}") from exc
-        return response.content
+        except TimeoutError as exc:
+            raise IdentityError(IdentityFailure.JWKS_UNAVAILABLE, f"{url} took more than {timeout} s") from exc
 
     async def load() -> bytes:
         if client is not None:
@@ -73,6 +97,26 @@ def url_loader(url: str, *, timeout: float, client: httpx.AsyncClient | None = N
             return await fetch(http)
 
     return load
+
+
+async def _capped_body(response: httpx.Response, url: str, max_bytes: int) -> bytes:
+    """The raw body of a JWKS answer, at most ``max_bytes`` of it read.
+
+    Raises:
+        IdentityError: ``JWKS_UNAVAILABLE`` for a compressed answer or one larger than ``max_bytes``.
+    """
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if encoding != "identity":
+        raise IdentityError(IdentityFailure.JWKS_UNAVAILABLE, f"{url} answered with content-encoding {encoding!r}")
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise IdentityError(IdentityFailure.JWKS_UNAVAILABLE, f"{url} declares {declared} bytes; at most {max_bytes}")
+    body = bytearray()
+    async for chunk in response.aiter_raw():
+        body += chunk
+        if len(body) > max_bytes:
+            raise IdentityError(IdentityFailure.JWKS_UNAVAILABLE, f"{url} sent more than {max_bytes} bytes")
+    return bytes(body)
 
 
 def parse_jwks(data: bytes, algorithms: Collection[str]) -> tuple[VerificationKey, ...]:

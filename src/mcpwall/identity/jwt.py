@@ -170,7 +170,12 @@ def _numeric(claims: Mapping[str, Any], name: str) -> float | None:
 
 def _settings_loader(settings: JwtSettings, client: httpx.AsyncClient | None) -> JwksLoader:
     if settings.jwks_url is not None:
-        return url_loader(settings.jwks_url, timeout=settings.jwks_timeout_seconds, client=client)
+        return url_loader(
+            settings.jwks_url,
+            timeout=settings.jwks_timeout_seconds,
+            max_bytes=settings.jwks_max_bytes,
+            client=client,
+        )
     if settings.jwks_path is not None:
         return file_loader(settings.jwks_path)
     raise ConfigError("set exactly one of jwks_path and jwks_url", path="identity.jwt")

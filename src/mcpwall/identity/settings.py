@@ -22,10 +22,13 @@ Algorithm = Literal["EdDSA", "RS256"]
 
 ALGORITHMS: tuple[Algorithm, ...] = ("EdDSA", "RS256")
 ED25519_PUBLIC_KEY_BYTES = 32
+NONCE_STORES = ("memory", "state")
+"""The named envelope nonce stores; anything else must be a Redis URL."""
+REDIS_SCHEMES = ("redis", "rediss")
 
 
 class Strict(BaseModel):
-    """Unknown keys refused, values frozen."""
+    """Unknown keys refused, values frozen, attribute docstrings the schema's descriptions."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -49,6 +52,10 @@ class JwtSettings(Strict):
     """Least time between two fetches, however many unknown ``kid`` values arrive."""
     jwks_timeout_seconds: PositiveFloat = 5.0
     """Timeout of one JWKS fetch."""
+    jwks_max_bytes: PositiveInt = 262_144
+    """Largest JWKS document fetched from ``jwks_url`` (256 KiB; a dozen RSA keys take ~6 KiB): a
+    fetch whose ``Content-Length`` or body goes past it is refused, having read at most one
+    network chunk (64 KiB) more."""
     leeway_seconds: int = Field(default=10, ge=0, le=300)
     """Clock skew tolerated on ``exp``, ``nbf`` and ``iat``."""
     max_token_bytes: PositiveInt = 8192
@@ -145,7 +152,24 @@ class EnvelopeSettings(Strict):
     window_seconds: int = Field(default=30, ge=1, le=300)
     """How far the envelope's timestamp may be from now, either way; nonces live this long."""
     max_nonces_per_key: PositiveInt = 10_000
-    """Live nonces remembered per key; past this the key's requests are refused, not forgotten."""
+    """Live nonces remembered per key; past this the key's requests are refused, not forgotten.
+    A nonce lives until its timestamp + ``window_seconds``, so this bounds one key's sustained
+    rate to about ``max_nonces_per_key / window_seconds`` requests a second."""
+    nonce_store: str = "state"
+    """Where nonces are remembered: ``state`` (the SQLite state database: shared by every
+    gateway process with the same state directory), ``memory`` (this process only: a replay
+    sent to another process is accepted), or ``redis://host:6379/0`` (``rediss://`` for TLS)
+    for gateway processes on several machines."""
+
+    @field_validator("nonce_store")
+    @classmethod
+    def _known_store(cls, value: str) -> str:
+        if value in NONCE_STORES:
+            return value
+        parts = urlsplit(value)
+        if parts.scheme in REDIS_SCHEMES and parts.hostname:
+            return value
+        raise ValueError("nonce_store must be memory, state, or a redis:// or rediss:// URL with a host")
 
 
 class IdentitySettings(Strict):

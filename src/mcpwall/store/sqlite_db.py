@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from mcpwall.errors import ConfigError
 
 SCHEMA_VERSION: Final = 1
 BUSY_TIMEOUT_MS: Final = 5000
+WAL_RETRY_SECONDS: Final = 0.005
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -75,7 +77,20 @@ CREATE TABLE IF NOT EXISTS budgets (
     released_by TEXT,
     released_at REAL
 );
+CREATE TABLE IF NOT EXISTS envelope_nonces (
+    key_id TEXT NOT NULL,
+    nonce TEXT NOT NULL,
+    expires_at REAL NOT NULL,
+    PRIMARY KEY (key_id, nonce)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS envelope_nonces_by_expiry ON envelope_nonces (expires_at);
+CREATE TABLE IF NOT EXISTS envelope_nonce_counts (
+    key_id TEXT PRIMARY KEY,
+    live INTEGER NOT NULL
+) WITHOUT ROWID;
 """
+"""Every table is created ``IF NOT EXISTS`` on open, so a table added later (the envelope nonces)
+appears in an existing database without a version change: older mcpwall versions ignore it."""
 
 
 def to_json(value: Any) -> str:
@@ -93,13 +108,18 @@ class Database:
 
     Args:
         path: the database file; created with mode 0600 (and its directory) when missing.
+        durable: ``synchronous=FULL`` (every commit survives a power loss). False: ``NORMAL``
+            for this connection only (a commit survives a crash of the process, not of the
+            machine), for data that is worthless after a reboot anyway, like envelope nonces
+            that outlive their request by seconds.
 
     Raises:
         ConfigError: the file cannot be opened, is not a database, or has a newer schema.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, durable: bool = True) -> None:
         self.path = path
+        self._synchronous = "FULL" if durable else "NORMAL"
         self._lock = threading.Lock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -120,9 +140,25 @@ class Database:
 
     def _configure(self) -> None:
         self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = FULL")
+        self._enter_wal()
+        self._conn.execute(f"PRAGMA synchronous = {self._synchronous}")
         self._conn.execute("PRAGMA foreign_keys = ON")
+
+    def _enter_wal(self) -> None:
+        """Switch to WAL, waiting up to the busy timeout for the processes opening the file too.
+
+        SQLite may answer ``database is locked`` to this pragma at once, without calling the
+        busy handler, while another process creates the schema of a new file: so it is retried.
+        """
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(WAL_RETRY_SECONDS)
 
     def _create_schema(self) -> None:
         with self.write() as conn:

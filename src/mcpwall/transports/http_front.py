@@ -63,7 +63,9 @@ class HttpFront:
         self.chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
         self.store = default_store(config.state_dir)
         self.audit = Auditor(self.chain, session="http-front", server="mcpwall")
-        self.authenticator = Authenticator(config.identity) if config.identity else None
+        self.authenticator = (
+            Authenticator(config.identity, state_dir=config.state_dir) if config.identity else None
+        )
         self.pool = UpstreamPool(config, self.chain)
         self.sessions: dict[str, HttpClientSession] = {}
         self.stateless = stateless.StatelessSessions(self.sessions)
@@ -217,6 +219,8 @@ class HttpFront:
             with contextlib.suppress(Exception):
                 await self._close(session)
         await self.pool.close(self.config.wire.shutdown_grace_seconds)
+        if self.authenticator is not None:
+            await self.authenticator.aclose()
         self.audit.flush()
         self.chain.close()
 
