@@ -20,7 +20,8 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import ElicitRequestParams, ElicitResult, TextContent
+from mcp_types import ElicitRequestParams, ElicitResult
+from serve_checks import text_of as _text
 from test_serve_http import connect, gateway
 from test_serve_stdio import _serve
 
@@ -50,10 +51,6 @@ async def _client(wall: Wall, transport: str, mode: str, callbacks: Any = None, 
             transport_streams = streamable_http_client(url, http_client=http)
             client = await stack.enter_async_context(Client(transport_streams, mode=mode, **(callbacks or {})))
         yield client
-
-
-def _text(result: object) -> str:
-    return "".join(c.text for c in getattr(result, "content", []) if isinstance(c, TextContent))
 
 
 def _params(received: dict[str, object]) -> dict[str, Any]:

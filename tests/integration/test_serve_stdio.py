@@ -16,6 +16,8 @@ import yaml
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import CreateMessageRequestParams, CreateMessageResult, TextContent
+from serve_checks import text_of as _text
+from serve_checks import unanswered_call_times_out_and_the_session_goes_on
 
 from conftest import ALLOW_EVERYTHING, Wall, fixture_spec, free_port, npm_server, pypi_server, wait_for_port
 
@@ -32,10 +34,6 @@ def _serve(wall: Wall, servers: dict[str, Any], **extra: Any) -> StdioServerPara
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
     argv = [sys.executable, "-m", "mcpwall", "serve", "--config", str(path)]
     return StdioServerParameters(command=argv[0], args=argv[1:], env=wall.env(), cwd=str(wall.workdir))
-
-
-def _text(result: object) -> str:
-    return "".join(c.text for c in getattr(result, "content", []) if isinstance(c, TextContent))
 
 
 def _records(wall: Wall) -> list[dict[str, Any]]:
@@ -123,13 +121,7 @@ async def test_an_unanswered_call_times_out_and_the_gateway_goes_on(wall: Wall) 
         async with Client(
             _serve(wall, {"slow": fixture_spec("slow")}, routing={"call_timeout_seconds": 1}), mode="legacy"
         ) as client:
-            await client.list_tools()
-            with pytest.raises(MCPError) as late:
-                await client.call_tool("slow__sleep", {"seconds": 30})
-            echoed = await client.call_tool("slow__echo", {"text": "on"})
-    assert late.value.error.code == -32053
-    assert _text(echoed) == "on"
-    assert any(r["type"] == "tool_call_failed" and r.get("status") == "TIMEOUT" for r in _records(wall))
+            await unanswered_call_times_out_and_the_session_goes_on(client, wall.audit)
 
 
 async def test_list_changed_from_one_upstream_reaches_the_client(wall: Wall) -> None:

@@ -218,28 +218,21 @@ async def test_duplicate_key_response_reaches_the_client_as_mcpwall_read_it(bad_
     assert b'"first"' not in raw
 
 
-@pytest.mark.requirement("wire:stdout-protocol-only")
-def test_stdin_and_stdout_may_be_regular_files(wall: Wall) -> None:
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "f", "version": "1"}},
+}
+
+
+def _run_on_files(wall: Wall, lines: list[dict[str, object]], stdout_path: str) -> int:
+    """``mcpwall run`` with stdin read from a regular file and stdout written to ``stdout_path``."""
     import subprocess
 
     script = wall.workdir / "in.jsonl"
-    lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "f", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]
     script.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
-    out = wall.workdir / "out.jsonl"
-    with script.open("rb") as stdin, out.open("wb") as stdout:
+    with script.open("rb") as stdin, open(stdout_path, "wb") as stdout:
         done = subprocess.run(
             wall.argv(fixture_server("wellbehaved")),
             stdin=stdin,
@@ -248,8 +241,20 @@ def test_stdin_and_stdout_may_be_regular_files(wall: Wall) -> None:
             timeout=60,
             check=False,
         )
+    return done.returncode
+
+
+@pytest.mark.requirement("wire:stdout-protocol-only")
+def test_stdin_and_stdout_may_be_regular_files(wall: Wall) -> None:
+    lines = [
+        INITIALIZE,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    out = wall.workdir / "out.jsonl"
+    returncode = _run_on_files(wall, lines, str(out))
     replies = [orjson.loads(line) for line in out.read_bytes().splitlines()]
-    assert done.returncode == 0
+    assert returncode == 0
     assert [r["id"] for r in replies] == [1, 2]
     assert "echo" in {t["name"] for t in replies[1]["result"]["tools"]}
 
@@ -257,26 +262,7 @@ def test_stdin_and_stdout_may_be_regular_files(wall: Wall) -> None:
 @pytest.mark.requirement("wire:stdout-protocol-only")
 def test_stdout_may_be_a_character_device(wall: Wall) -> None:
     """``> /dev/null`` once made uvloop abort the process (SIGABRT) before anything was read."""
-    import subprocess
-
-    request = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "f", "version": "1"}},
-    }
-    script = wall.workdir / "in.jsonl"
-    script.write_bytes(orjson.dumps(request) + b"\n")
-    with script.open("rb") as stdin, open(os.devnull, "wb") as stdout:
-        done = subprocess.run(
-            wall.argv(fixture_server("wellbehaved")),
-            stdin=stdin,
-            stdout=stdout,
-            env=wall.env(),
-            timeout=60,
-            check=False,
-        )
-    assert done.returncode == 0
+    assert _run_on_files(wall, [INITIALIZE], os.devnull) == 0
     assert any(r["type"] == "session_ended" for r in _audit(wall))
 
 
@@ -289,14 +275,8 @@ def test_a_server_that_dies_while_mcpwall_starts_is_reported_not_restarted(wall:
 
     starts = wall.workdir / "starts.log"
     server = [sys.executable, "-c", f"open({str(starts)!r}, 'a').write('started\\n'); raise SystemExit(3)"]
-    request = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "f", "version": "1"}},
-    }
     done = subprocess.run(
-        wall.argv(server), input=orjson.dumps(request) + b"\n", capture_output=True, env=wall.env(), timeout=60
+        wall.argv(server), input=orjson.dumps(INITIALIZE) + b"\n", capture_output=True, env=wall.env(), timeout=60
     )
     assert done.returncode == 1
     answers = [orjson.loads(line) for line in done.stdout.splitlines()]  # none if it died before reading it

@@ -297,8 +297,7 @@ class Aggregate:
                 link.pump = None
             if time.monotonic() < link.retry_at:
                 return False
-            await self._make_room()
-            try:
+            try:  # room for it is the pool's business: pool_size holds per gateway process
                 await link.start(self.capabilities, self.settings.start_timeout_seconds, modern=self.modern)
             except Exception as exc:  # noqa: BLE001 -- boundary: any start failure leaves that server unavailable
                 log.error("mcpwall: server %s could not start: %s", link.name, exc)
@@ -324,15 +323,6 @@ class Aggregate:
                 link.failed(self.settings.max_backoff_seconds)
             else:
                 link.failures = 0
-
-    async def _make_room(self) -> None:
-        running = [link for link in self.links.values() if link.running]
-        if len(running) < self.settings.pool_size:
-            return
-        idle = sorted((link for link in running if not link.busy), key=lambda link: link.last_used)
-        if idle:
-            self.audit.emit("upstream_evicted", upstream=idle[0].name)
-            await idle[0].stop(5.0)
 
     # ----- plumbing --------------------------------------------------------------------------
 
