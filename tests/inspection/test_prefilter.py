@@ -14,11 +14,11 @@ from collections.abc import Iterator
 import pytest
 
 from mcpwall.inspection import inspect_definition
-from mcpwall.inspection.catalog import Rule, RuleSpec, builtin_rules, compile_rules
+from mcpwall.inspection.catalog import Rule, RuleSpec, builtin_rules, compile_rule, compile_rules
 from mcpwall.inspection.decoding import BASE64_RE, HEX_RE, MIN_BASE64, MIN_HEX, MIN_PERCENT, PERCENT_RE
 from mcpwall.inspection.fields import visible_strings
 from mcpwall.inspection.findings import Severity
-from mcpwall.inspection.literals import SRE, fold_case, required_literals
+from mcpwall.inspection.literals import BOUNDARY, SRE, fold_case, required_literals
 from mcpwall.inspection.memo import forget, recall_for
 from mcpwall.inspection.normalize import normalize
 from mcpwall.inspection.prefilter import Prefilter
@@ -26,6 +26,7 @@ from mcpwall.inspection.prefilter import Prefilter
 from .probes import ATTACKS, BENIGN, Tool, desc, param
 from .probes_more import ATTACKS_MORE, BENIGN_MORE, KNOWN_MISSES
 
+B = BOUNDARY
 PROBES: list[Tool] = [tool for tools in ATTACKS.values() for tool in tools] + ATTACKS_MORE + BENIGN + BENIGN_MORE
 PROBES += KNOWN_MISSES
 DISGUISED = [
@@ -99,8 +100,16 @@ def test_a_custom_rule_without_a_literal_requirement_always_runs() -> None:
     [
         ("abc", {("abc",)}),
         ("a|b", {("a",), ("b",)}),
-        (r"\bfoo(?:s|ed)?\b", {("foo",), ("foos",), ("fooed",)}),
-        (r"(?:send|post)\s{1,3}(?:it|them)", {("it", "send"), ("send", "them"), ("it", "post"), ("post", "them")}),
+        (r"\bfoo(?:s|ed)?\b", {(f"{B}foo{B}",), (f"{B}foos{B}",), (f"{B}fooed{B}",)}),
+        (r"\b(?:in|into)\s{1,3}the\b", {(f"{B}in{B}", f"{B}the{B}"), (f"{B}into{B}", f"{B}the{B}")}),
+        (r"\b(?:ab){1,9}\b", {("ab",)}),
+        (r"(?a)\bfoo\b", {("foo",)}),
+        (r"(?a:x)\bfoo\b", {("xfoo",)}),
+        (r"it's\b", {(f"it's{B}",)}),
+        (
+            r"(?:send|post)\s{1,3}(?:it|them)",
+            {(f"send{B}", f"{B}it"), (f"send{B}", f"{B}them"), (f"post{B}", f"{B}it"), (f"post{B}", f"{B}them")},
+        ),
         ("[ab]c", {("ac",), ("bc",)}),
         ("a{2}", {("aa",)}),
         ("IMPORTANT:", {("important:",)}),
@@ -136,3 +145,44 @@ def test_the_length_guards_of_encoded_runs_are_their_patterns_shortest_match(
     pattern: re.Pattern[str], shortest: int
 ) -> None:
     assert SRE.parse(pattern.pattern, pattern.flags).getwidth()[0] == shortest
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen"),
+    [
+        ("Put the value in the field.", True),
+        ("Put the value inside the field.", False),
+        ("PUT it INTO the field.", True),
+        ("Output a string.", False),
+    ],
+)
+def test_a_whole_word_requirement_is_met_only_by_the_whole_word(text: str, chosen: bool) -> None:
+    spec = RuleSpec("custom.put_in", "custom", Severity.LOW, r"\bput\b[^.]{0,20}\b(?:in|into)\b")
+    rules = compile_rules([spec])
+
+    assert (rules[-1] in Prefilter(rules).candidates(text)) is chosen
+    assert bool(rules[-1].regex.search(text)) is chosen
+
+
+def test_a_literal_with_other_characters_is_found_through_its_word_piece() -> None:
+    spec = RuleSpec("custom.passwd", "custom", Severity.LOW, r"/etc/passwd")
+    rules = compile_rules([spec])
+    prefilter = Prefilter(rules)
+
+    assert rules[-1] in prefilter.candidates("cat /ETC/passwd now")
+    assert rules[-1] not in prefilter.candidates("etc and passwd, apart")
+
+
+def test_lazily_compiled_rules_find_what_eagerly_compiled_ones_find() -> None:
+    lazy = tuple(compile_rule(rule.spec, lazily=True) for rule in builtin_rules())
+    eager = tuple(compile_rule(rule.spec) for rule in builtin_rules())
+    assert not any(rule.compiled for rule in lazy)
+
+    for tool in PROBES + DISGUISED:
+        forget()
+        assert inspect_definition("tool", tool, lazy) == inspect_definition("tool", tool, eager)
+
+
+def test_every_packaged_rule_compiles() -> None:
+    for rule in builtin_rules():
+        assert rule.regex.pattern == rule.spec.pattern

@@ -1,10 +1,13 @@
 """The rule catalog: signal patterns kept as data in ``rules.yaml``, compiled once.
 
 A :class:`RuleSpec` is what a catalog entry or an operator's custom rule says; a :class:`Rule`
-is the same with its pattern compiled. ``builtin_rules()`` loads and compiles the packaged
-catalog on first use and caches it; ``compile_rules(extra)`` returns the built-in rules followed
-by custom ones. A custom rule reports alone at its own severity and also feeds the combination
-scoring under its ``signal`` (its category, unless given).
+is the same with its pattern compiled. ``builtin_rules()`` loads the packaged catalog on first
+use and caches it; ``compile_rules(extra)`` returns the built-in rules followed by custom ones.
+A built-in rule compiles its regex on first use: the prefilter lets few rules run in a typical
+process, and compiling all of them would cost start-up tens of milliseconds (a test compiles
+every one). A custom rule is compiled at once, so that a bad pattern is a configuration error;
+it reports alone at its own severity and also feeds the combination scoring under its
+``signal`` (its category, unless given).
 """
 
 from __future__ import annotations
@@ -55,10 +58,23 @@ class RuleSpec:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A compiled :class:`RuleSpec`."""
+    """A :class:`RuleSpec` with its regex, compiled now or on first use."""
 
     spec: RuleSpec
-    regex: re.Pattern[str]
+    compiled: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
+    """The regex once compiled (empty until then)."""
+
+    @property
+    def options(self) -> int:
+        """The ``re`` flags the pattern is compiled with."""
+        return 0 if "case_sensitive" in self.spec.flags else re.IGNORECASE
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled pattern (compiled on first use; two threads may both compile it, harmlessly)."""
+        if not self.compiled:
+            self.compiled.append(re.compile(self.spec.pattern, self.options))
+        return self.compiled[0]
 
     @property
     def signal(self) -> str:
@@ -75,8 +91,13 @@ class Rule:
         return "silent" in self.spec.flags
 
 
-def compile_rule(spec: RuleSpec) -> Rule:
+def compile_rule(spec: RuleSpec, *, lazily: bool = False) -> Rule:
     """Compile one rule spec.
+
+    Args:
+        spec: the rule.
+        lazily: compile its regex on first use instead (for the packaged catalog only: its
+            patterns are known to compile).
 
     Raises:
         CatalogError: unknown flags or an invalid pattern.
@@ -84,12 +105,13 @@ def compile_rule(spec: RuleSpec) -> Rule:
     unknown = spec.flags - KNOWN_FLAGS
     if unknown:
         raise CatalogError(f"rule {spec.id}: unknown flags {sorted(unknown)}")
-    options = 0 if "case_sensitive" in spec.flags else re.IGNORECASE
-    try:
-        regex = re.compile(spec.pattern, options)
-    except re.error as exc:
-        raise CatalogError(f"rule {spec.id}: invalid pattern: {exc}") from exc
-    return Rule(spec, regex)
+    rule = Rule(spec)
+    if not lazily:
+        try:
+            rule.regex  # noqa: B018 - compiling now is the point: a bad pattern fails here
+        except re.error as exc:
+            raise CatalogError(f"rule {spec.id}: invalid pattern: {exc}") from exc
+    return rule
 
 
 def _spec_from_entry(entry: object) -> RuleSpec:
@@ -136,9 +158,9 @@ def parse_catalog(text: str) -> list[RuleSpec]:
 
 @cache
 def builtin_rules() -> tuple[Rule, ...]:
-    """The packaged catalog, compiled once per process."""
+    """The packaged catalog, loaded once per process (each regex compiled on first use)."""
     text = resources.files("mcpwall.inspection").joinpath(CATALOG_FILE).read_text(encoding="utf-8")
-    return tuple(compile_rule(spec) for spec in parse_catalog(text))
+    return tuple(compile_rule(spec, lazily=True) for spec in parse_catalog(text))
 
 
 def compile_rules(extra: list[RuleSpec] | None = None) -> tuple[Rule, ...]:

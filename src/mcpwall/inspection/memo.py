@@ -12,7 +12,8 @@ recur from tool to tool and server to server. For one rule set the detector keep
 - per top-level part of a definition (its key and exact JSON), the judged strings inside it.
 
 Memos are bounded (a full one starts over). :func:`forget` drops every memo — benchmarks use it
-to measure first sight; the rule-set compilation (regexes, prefilter) stays, like the catalog.
+to measure first sight; the rule set's regexes compiled so far and the prefilter's tables stay,
+like the catalog.
 """
 
 from __future__ import annotations
@@ -112,7 +113,8 @@ class Recall:
         self.parts: Memo[tuple[str, bytes], Part] = Memo()
 
     def clear(self) -> None:
-        """Forget every remembered text, string and part (the compiled prefilter stays)."""
+        """Forget every remembered text, string, part and word (the prefilter's tables stay)."""
+        self.prefilter.clear()
         self.matches.clear()
         self.strings.clear()
         self.parts.clear()

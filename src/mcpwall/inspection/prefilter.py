@@ -1,11 +1,21 @@
 """A literal prefilter: run only the rules whose required literals a text contains.
 
-A :class:`Prefilter` collects the :func:`~mcpwall.inspection.literals.required_literals` of every
-rule of a rule set and compiles them into one trie-shaped scanner. One pass over a text (folded
-by :func:`~mcpwall.inspection.literals.fold_case`) finds, at every position, the longest literal
-that starts there — and with it every shorter literal starting there, its prefixes. The rules
-whose requirement those literals satisfy are the only ones that can match; the others are
-skipped without running their regex. A rule without a requirement always runs.
+A :class:`Prefilter` takes the :mod:`~mcpwall.inspection.requirements` of every rule of a rule
+set and finds which of their literals a text (folded by
+:func:`~mcpwall.inspection.literals.fold_case`) contains, word by word. The text is split into
+its words (``\\w+``, the words ``\\b`` sees); for each distinct word, remembered across texts, a
+few dictionary walks find the literals it satisfies:
+
+- ``§in§`` (a whole word): the word is ``in``;
+- ``§ignor`` / ``ment§`` (a word's start or end): the word starts or ends so;
+- ``key`` (word characters anywhere): the word contains it;
+- anything with other characters (``/etc/passwd``, ``'s``): checked as a substring of the text,
+  only when its longest word piece is satisfied by some word (``§etc§`` here) or, without one,
+  when the text holds its first character.
+
+The rules whose requirement those literals satisfy are the only ones that can match; the others
+are skipped without running (or compiling) their regex. A rule without a requirement always
+runs. Nothing here is a regex to compile, so building a prefilter costs a few milliseconds.
 
 The prefilter only ever skips work: the rules it lets through find exactly the matches the full
 rule set would, in the same order (``tests/inspection/test_prefilter.py`` checks it).
@@ -15,84 +25,178 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 from mcpwall.inspection.catalog import Rule
-from mcpwall.inspection.literals import fold_case, required_literals
+from mcpwall.inspection.literals import BOUNDARY, fold_case, is_word
+from mcpwall.inspection.requirements import Needs, requirements
 
-Trie = dict[str, "Trie"]
+WORDS: Final = re.compile(r"\w+")
+WORD_MEMO: Final = 16384
+"""Distinct words remembered before the memo starts over."""
 _END: Final = ""
 
-
-def _trie(literals: Iterable[str]) -> Trie:
-    root: Trie = {}
-    for literal in literals:
-        node = root
-        for char in literal:
-            node = node.setdefault(char, {})
-        node[_END] = {}
-    return root
+Trie = dict[str, Any]
+"""Nested by character; the key ``""`` holds the indices of the literals that end there."""
+Guarded = tuple[tuple[str, int], ...]
+"""Literals with non-word characters, as ``(text, index)``, to look for as substrings."""
 
 
-def _trie_pattern(node: Trie) -> str:
-    """A regex for the trie: branches differ in their first character, longer matches first."""
-    branches = [re.escape(char) + _trie_pattern(child) for char, child in sorted(node.items()) if char != _END]
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{body})?" if _END in node else body
+def _add(trie: Trie, word: str, index: int) -> None:
+    node = trie
+    for char in word:
+        node = node.setdefault(char, {})
+    node.setdefault(_END, []).append(index)
 
 
-def _prefixes(literals: list[str]) -> dict[str, list[str]]:
-    """For each literal, every literal that is a prefix of it (itself included)."""
-    known = set(literals)
-    return {
-        literal: [literal[:end] for end in range(1, len(literal) + 1) if literal[:end] in known] for literal in literals
-    }
+def _walk(trie: Trie, chars: Iterable[str], found: list[int]) -> None:
+    """Add the indices of every literal that is a prefix of ``chars``."""
+    node = trie
+    for char in chars:
+        child: Trie | None = node.get(char)
+        if child is None:
+            return
+        node = child
+        found += node.get(_END, ())
+
+
+def _pieces(literal: str) -> list[str]:
+    """The word pieces of a literal with other characters, as literals of their own kind.
+
+    ``/etc/passwd`` gives ``§etc§`` and ``§passwd``: a piece is a whole word where the literal
+    shows a non-word character or a boundary mark on that side.
+    """
+    core = literal.strip(BOUNDARY)
+    pieces = []
+    for match in WORDS.finditer(core):
+        start, end = match.span()
+        head = BOUNDARY if start > 0 or literal.startswith(BOUNDARY) else ""
+        tail = BOUNDARY if end < len(core) or literal.endswith(BOUNDARY) else ""
+        pieces.append(head + match.group() + tail)
+    return pieces
+
+
+def _rarity(literal: str) -> tuple[int, int]:
+    """How rarely a word piece occurs in text, roughly: whole words rarest, then longer ones."""
+    return literal.count(BOUNDARY), len(literal.strip(BOUNDARY))
+
+
+class _Words:
+    """The word literals of a rule set, and which of them one word satisfies."""
+
+    def __init__(self) -> None:
+        self.whole: dict[str, list[int]] = {}
+        self.starts: Trie = {}
+        self.ends: Trie = {}
+        self.inside: list[tuple[str, int]] = []
+        """Literals found anywhere in a word (few: most literals have a boundary mark)."""
+        self.guards: dict[int, list[tuple[str, int]]] = {}
+
+    def add(self, literal: str, index: int) -> None:
+        """Index a literal made of word characters only (with its marks)."""
+        core = literal.strip(BOUNDARY)
+        if literal.startswith(BOUNDARY) and literal.endswith(BOUNDARY):
+            self.whole.setdefault(core, []).append(index)
+        elif literal.startswith(BOUNDARY):
+            _add(self.starts, core, index)
+        elif literal.endswith(BOUNDARY):
+            _add(self.ends, core[::-1], index)
+        else:
+            self.inside.append((core, index))
+
+    def of(self, word: str) -> tuple[tuple[int, ...], Guarded]:
+        """The literals one word satisfies, and the guarded literals to look for because of it."""
+        found = list(self.whole.get(word, ()))
+        if word[0] in self.starts:
+            _walk(self.starts, word, found)
+        if word[-1] in self.ends:
+            _walk(self.ends, reversed(word), found)
+        found += [index for literal, index in self.inside if literal in word]
+        guards = self.guards
+        guarded = tuple(pair for index in found if index in guards for pair in guards[index])
+        return tuple(found), guarded
 
 
 class Prefilter:
     """The rules of one rule set that can match a text, found through their required literals.
 
-    Each alternative of a rule's requirement is indexed under its longest literal (the rarest,
-    as a rule): only the alternatives whose key occurs in a text are checked in full.
+    Each alternative of a rule's requirement is indexed under its rarest literal (its first):
+    only the alternatives whose key occurs in a text are checked in full.
 
     Args:
-        rules: the compiled rules, in rule-set order (the order matches are reported in).
+        rules: the rules, in rule-set order (the order matches are reported in).
+        needs: what each rule requires; read through :func:`requirements` when omitted.
     """
 
-    def __init__(self, rules: tuple[Rule, ...]) -> None:
+    def __init__(self, rules: tuple[Rule, ...], needs: Needs | None = None) -> None:
         self.rules = rules
-        needs = [required_literals(rule.regex.pattern, rule.regex.flags) for rule in rules]
-        literals = sorted({literal for need in needs if need for term in need for literal in term})
-        bits = {literal: 1 << index for index, literal in enumerate(literals)}
-        keyed: dict[str, list[tuple[int, int]]] = {}
-        for index, need in enumerate(needs):
-            for term in need or ():
-                key = max(sorted(term), key=len)
-                keyed.setdefault(key, []).append((index, sum(bits[literal] for literal in term)))
-        self._found = {
-            longest: (sum(bits[p] for p in shorter), tuple(t for p in shorter for t in keyed.get(p, ())))
-            for longest, shorter in _prefixes(literals).items()
-        }
-        self._always = frozenset(index for index, need in enumerate(needs) if need is None)
-        self._scan = re.compile(f"(?=({_trie_pattern(_trie(literals))}))") if literals else None
+        needs = requirements(rules) if needs is None else needs
+        self._index = {literal: index for index, literal in enumerate(needs.literals)}
+        self._words = _Words()
+        self._by_char: dict[str, list[tuple[str, int]]] = {}
+        for index, literal in enumerate(needs.literals):
+            self._add(literal, index)
+        self._keyed: dict[int, list[tuple[int, frozenset[int]]]] = {}
+        for position, terms in enumerate(needs.terms):
+            for term in terms or ():
+                self._keyed.setdefault(term[0], []).append((position, frozenset(term)))
+        self._always = frozenset(position for position, terms in enumerate(needs.terms) if terms is None)
+        self._chars = frozenset(self._by_char)
+        self._memo: dict[str, tuple[tuple[int, ...], Guarded]] = {}
+
+    def _add(self, literal: str, index: int) -> None:
+        core = literal.strip(BOUNDARY)
+        if all(is_word(char) for char in core):
+            self._words.add(literal, index)
+            return
+        pieces = _pieces(literal)
+        if not pieces:
+            self._by_char.setdefault(core[0], []).append((core, index))
+            return
+        guard = max(pieces, key=_rarity)
+        if guard not in self._index:
+            self._index[guard] = len(self._index)
+            self._words.add(guard, self._index[guard])
+        self._words.guards.setdefault(self._index[guard], []).append((core, index))
+
+    def clear(self) -> None:
+        """Forget the words seen so far (the next texts are split as at first sight)."""
+        self._memo.clear()
+
+    def _word(self, word: str) -> tuple[tuple[int, ...], Guarded]:
+        """What a word not seen before satisfies, remembered."""
+        if len(self._memo) >= WORD_MEMO:
+            self._memo.clear()
+        known = self._memo[word] = self._words.of(word)
+        return known
+
+    def present(self, text: str) -> set[int]:
+        """The indices of the literals ``text`` contains."""
+        folded = fold_case(text)
+        found: set[int] = set()
+        guarded: list[tuple[str, int]] = []
+        memo = self._memo
+        for word in set(WORDS.findall(folded)):
+            known = memo.get(word) or self._word(word)
+            if known[0]:
+                found.update(known[0])
+            if known[1]:
+                guarded += known[1]
+        for char in self._chars.intersection(folded):
+            guarded += self._by_char[char]
+        if guarded:
+            found.update(index for literal, index in guarded if literal in folded)
+        return found
 
     def candidates(self, text: str) -> tuple[Rule, ...]:
         """The rules whose requirement ``text`` satisfies, in rule-set order.
 
         Every rule that has a match in ``text`` is among them.
         """
-        if self._scan is None:
-            return self.rules
-        present = 0
-        keyed: list[tuple[int, int]] = []
-        for longest in set(self._scan.findall(fold_case(text))):
-            literal_bits, terms = self._found[longest]
-            present |= literal_bits
-            keyed += terms
+        found = self.present(text)
         chosen = set(self._always)
-        for index, term in keyed:
-            if index not in chosen and term & present == term:
-                chosen.add(index)
-        return tuple(self.rules[index] for index in sorted(chosen))
+        for index in found:
+            for position, term in self._keyed.get(index, ()):
+                if position not in chosen and term <= found:
+                    chosen.add(position)
+        return tuple(self.rules[position] for position in sorted(chosen))

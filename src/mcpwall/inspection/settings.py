@@ -15,7 +15,7 @@ SeverityName = Literal["low", "medium", "high", "critical"]
 class CustomRule(BaseModel):
     """A rule of the operator's own, matched like the built-in catalog's."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str
     """Stable id, reported in findings."""
@@ -42,7 +42,7 @@ class CustomRule(BaseModel):
 class InspectionSettings(BaseModel):
     """What is done with what servers show the model."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     alert_threshold: SeverityName = "high"
     """Findings at or above this severity are recorded as alerts (``mcp_detection``)."""
