@@ -63,9 +63,7 @@ class HttpFront:
         self.chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
         self.store = default_store(config.state_dir)
         self.audit = Auditor(self.chain, session="http-front", server="mcpwall")
-        self.authenticator = (
-            Authenticator(config.identity, state_dir=config.state_dir) if config.identity else None
-        )
+        self.authenticator = Authenticator(config.identity, state_dir=config.state_dir) if config.identity else None
         self.pool = UpstreamPool(config, self.chain)
         self.sessions: dict[str, HttpClientSession] = {}
         self.stateless = stateless.StatelessSessions(self.sessions)
