@@ -218,7 +218,7 @@ async def test_duplicate_key_response_reaches_the_client_as_mcpwall_read_it(bad_
     assert b'"first"' not in raw
 
 
-INITIALIZE = {
+INITIALIZE: dict[str, object] = {
     "jsonrpc": "2.0",
     "id": 1,
     "method": "initialize",
@@ -246,7 +246,7 @@ def _run_on_files(wall: Wall, lines: list[dict[str, object]], stdout_path: str) 
 
 @pytest.mark.requirement("wire:stdout-protocol-only")
 def test_stdin_and_stdout_may_be_regular_files(wall: Wall) -> None:
-    lines = [
+    lines: list[dict[str, object]] = [
         INITIALIZE,
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
