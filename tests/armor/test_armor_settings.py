@@ -9,6 +9,7 @@ from pydantic import BaseModel, ValidationError
 
 from mcpwall.armor.ceiling import apply_ceiling
 from mcpwall.armor.settings import ArmorSettings, RateLimitSettings
+from mcpwall.config.schema_docs import attribute_docstrings
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,8 @@ def test_invalid_settings_are_rejected_at_load_time(fields: dict[str, object]) -
 
 @pytest.mark.parametrize("model", [ArmorSettings, RateLimitSettings])
 def test_every_setting_is_documented(model: type[BaseModel]) -> None:
-    assert all(field.description for field in model.model_fields.values())
+    documented = attribute_docstrings(model)
+    assert all(field.description or name in documented for name, field in model.model_fields.items())
 
 
 def test_defaults_have_no_path_or_domain_policy_and_refuse_private_networks() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.resources
+import re
 from typing import Any
 
 import pytest
@@ -96,3 +97,50 @@ def test_the_catalog_reads_the_same_through_the_fast_loader_as_through_safe_load
 
     assert [spec.id for spec in parse_catalog(text)] == [str(entry["id"]) for entry in rules]
     assert [spec.pattern for spec in parse_catalog(text)] == [str(entry["pattern"]).strip() for entry in rules]
+
+
+def _inner(name: str, arg: Any) -> list[Any] | None:
+    """The sequences inside a repeat, an alternation or a group (None for anything else)."""
+    if name in {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}:
+        return [arg[2]]
+    if name == "BRANCH":
+        return list(arg[1])
+    return [arg[-1]] if name == "SUBPATTERN" else None
+
+
+def _first_chars(items: Any) -> tuple[set[str], bool] | None:
+    """The characters a parsed sequence can start with, and whether it can match empty (None: any)."""
+    found: set[str] = set()
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            return found | {chr(arg)}, False
+        if name in {"AT", "ASSERT", "ASSERT_NOT"}:
+            continue
+        if name == "IN" and all(str(o) in {"LITERAL", "RANGE"} for o, _ in arg):
+            for o, a in arg:
+                found |= {chr(a)} if str(o) == "LITERAL" else {chr(c) for c in range(a[0], a[1] + 1)}
+            return found, False
+        repeat = name in {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
+        branches = _inner(name, arg)
+        if branches is None:
+            return None
+        results = [_first_chars(branch) for branch in branches]
+        if any(r is None for r in results):
+            return None
+        found |= {c for r in results if r is not None for c in r[0]}
+        if not (repeat and arg[0] == 0) and not any(r is not None and r[1] for r in results):
+            return found, False
+    return found, True
+
+
+@pytest.mark.parametrize(
+    "rule", [r for r in builtin_rules() if r.spec.pattern.startswith("(?=[")], ids=lambda r: r.spec.id
+)
+def test_a_first_character_lookahead_admits_every_character_a_match_can_start_with(rule: Any) -> None:
+    body = rule.spec.pattern[rule.spec.pattern.index("])") + 2 :]
+    first = _first_chars(SRE.parse(body, rule.options))
+    assert first is not None
+    assert not first[1]
+    lookahead = re.compile(rule.spec.pattern[: rule.spec.pattern.index("])") + 2], rule.options)
+    assert all(lookahead.match(char) for char in first[0])

@@ -52,3 +52,13 @@ def test_the_config_schema_describes_nested_settings() -> None:
     ]
     assert len(described) >= 100
     assert "glob" in schema["$defs"]["ToolLists"]["properties"]["allow"]["description"].lower()
+
+
+def test_every_setting_of_the_configuration_is_documented() -> None:
+    undocumented = [
+        f"{model.__name__}.{name}"
+        for model in models(Config)
+        for name, field in model.model_fields.items()
+        if not (field.description or name in attribute_docstrings(model))
+    ]
+    assert undocumented == []

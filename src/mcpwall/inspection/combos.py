@@ -1,7 +1,7 @@
 """The combination table: which signals, close together, make a high or critical finding.
 
-Each row reads ``id category severity scope``, then its groups on indented lines. Groups are joined
-by ``+``; each is a
+Each row reads ``id category severity scope``, then its groups on indented lines (a long row goes
+on over several). Groups are joined by ``+``; each is a
 set of alternative signals joined by ``|`` and every group needs its own distinct hit. ``ORDERS``
 stands for any signal that orders the model about (directive, persistence, authority,
 concealment, override). ``scope`` is ``near`` (every hit within ``WINDOW`` characters of the first,
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from mcpwall.inspection.findings import Severity
 
 WINDOW = 320
-ORDERS = frozenset({"directive", "persistence", "authority", "concealment", "override"})
+ORDERS = frozenset({"directive", "addressed", "persistence", "authority", "concealment", "override"})
 
 TABLE = """
 combo.secret_file_access credential_theft critical near
-    secret_file + ORDERS|data_flow|fill|run_directive|shell|other_tool|forced_value|sink|arg_sink
+    secret_file + ORDERS|data_flow|fill|run_directive|shell|other_tool|forced_value|sink|arg_sink|default_ref
 combo.secret_into_argument credential_theft critical near
     secret_source + arg_sink + forced_value|data_flow|fill|ORDERS
 combo.own_secret_exfiltration credential_theft critical near
@@ -76,6 +76,25 @@ combo.self_insertion tool_shadowing high near
     self_insert + other_tool + data_flow
 combo.destructive_order model_directive high near
     destructive + directive + pretext|authority|persistence
+combo.tool_output_relay exfiltration high near
+    other_tool + tool_output + arg_sink|quoted_sink|self_call
+    + private_data|addressed|every_call|persistence|concealment|harvest_order
+combo.secret_harvest credential_theft critical near
+    harvest_order + secret_word|secret_noun|secret_source|session_data|model_context|secret_file|private_data
+combo.credential_phishing credential_theft critical near
+    secret_ask + data_flow|fill|arg_sink|quoted_sink|self_call|sink|ORDERS|secret_ask
+combo.seed_phishing credential_theft critical near
+    seed_ask + access_pretext|ORDERS|ask_user|secret_ask|concealment|bypass|sink|bad_host
+combo.remote_script shell_injection high near
+    remote_exec + ORDERS|run_directive|prerequisite|exec_verb|other_tool|bypass
+combo.failure_trigger exfiltration high near
+    failure_trigger + self_call|other_tool|data_flow|fill|sink
+    + private_data|secret_file|secret_word|secret_source|model_context|harvest_order
+combo.call_interception exfiltration high near
+    every_call + call_data + self_call|self_insert|data_flow|fill|arg_sink|quoted_sink|sink|ORDERS
+combo.metadata_access credential_theft high near
+    metadata + ORDERS|data_flow|fill|endpoint|sink|arg_sink|quoted_sink|forced_value|shell|other_tool
+    |redirect|route|fetch|url_payload|prerequisite|exec_verb
 combo.preference_manipulation preference_manipulation high anywhere
     promotion + promotion
 """
@@ -108,6 +127,14 @@ DESCRIPTIONS = {
     "combo.fake_prerequisite": "Another tool the model must call first, under a pretext.",
     "combo.self_insertion": "A tool inserting itself before another tool to collect its data.",
     "combo.destructive_order": "Bulk destruction of data ordered under a pretext.",
+    "combo.tool_output_relay": "Another tool's whole output ordered into this tool's arguments.",
+    "combo.secret_harvest": "Every secret or private item the model can reach, gathered into a call.",
+    "combo.credential_phishing": "The model told to ask the user for a password, one-time code or card and pass it on.",
+    "combo.seed_phishing": "A wallet seed phrase or private key asked for under a pretext.",
+    "combo.remote_script": "A script fetched from the network and piped into an interpreter, ordered to run.",
+    "combo.failure_trigger": "Another tool's failure used as a trigger to send private data.",
+    "combo.call_interception": "Every other tool call copied (name and arguments) to this tool or elsewhere.",
+    "combo.metadata_access": "A cloud metadata endpoint (machine credentials) the model must reach or route through.",
     "combo.preference_manipulation": "Self-promotion aimed at the model's choice between tools.",
 }
 
@@ -135,7 +162,7 @@ class Combo:
 
 def _group(text: str) -> frozenset[str]:
     names: set[str] = set()
-    for name in text.split("|"):
+    for name in (part.strip() for part in text.split("|")):
         names |= ORDERS if name == "ORDERS" else {name}
     return frozenset(names)
 

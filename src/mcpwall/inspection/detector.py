@@ -53,6 +53,8 @@ HIDDEN_ORDERS = frozenset(
 VALUE_ORDERS = frozenset(
     {"directive", "override", "concealment", "persistence", "authority", "bypass", "run_directive", "prerequisite"}
 )
+VALUE_SECRETS = frozenset({"secret_file", "metadata"})
+"""Signals that make a schema value a secret the model would send (a key file, a metadata URL)."""
 OWN_SIGNALS = frozenset({"other_tool", "forced_value", *OWNABLE})
 """Signals judged against the definition's own names (see `_is_foreign_tool`, `_signal`, `reclassify`)."""
 
@@ -178,6 +180,31 @@ def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
     ]
 
 
+def _value_secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
+    """A secret file or a metadata endpoint as a schema value, not the definition's own subject.
+
+    A default, enum value or example is what the model sends when unsure: an image tool whose
+    ``path`` defaults to ``~/.ssh/id_ed25519`` reads the key without any order in sight. An SSH
+    tool's ``identity_file`` or a ``kubeconfig`` defaulting to its usual file names its own subject.
+    """
+    secrets = [h for h in hits if h.signal in VALUE_SECRETS and not (h.signal == "secret_file" and own.claims(h.text))]
+    if not secrets:
+        return []
+    first = secrets[0]
+    return [
+        Finding(
+            "value.secret",
+            "credential_theft",
+            Severity.HIGH,
+            field,
+            make_visible(text[:300]),
+            first.start,
+            _context(text, first.start, first.end),
+            "A schema value names a secret file or a cloud metadata endpoint the model would send.",
+        )
+    ]
+
+
 def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
     """All findings for one model-visible string, and the signal hits in its visible text.
 
@@ -193,6 +220,7 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
     findings += scored
     if is_value_slot(field):
         findings += _value_orders(field, normalized.text, hits)
+        findings += _value_secrets(field, normalized.text, hits, own)
     for segment in normalized.hidden:
         hidden, used = _hidden(field, segment, recall, own)
         findings += hidden

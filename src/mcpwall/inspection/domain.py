@@ -21,11 +21,26 @@ from dataclasses import dataclass, replace
 
 from mcpwall.inspection.scoring import Hit
 
-ORDERS = frozenset({"directive", "persistence", "authority", "concealment", "override", "prerequisite"})
+ORDERS = frozenset(
+    {
+        "directive",
+        "addressed",
+        "persistence",
+        "authority",
+        "concealment",
+        "override",
+        "prerequisite",
+        "failure_trigger",
+        "every_call",
+    }
+)
+"""Signals that make a sentence an order rather than the tool's purpose (see :func:`purpose_end`)."""
 OWNABLE = {"secret_file": "secret_own", "recipient": "recipient_own"}
 GENERIC_TOKENS = frozenset(
     "home users root etc config file files the local data json library application support path dir".split()  # noqa: SIM905 - a word list reads best as text
 )
+PERSON_TOKENS = frozenset({"user", "users", "home", "root", "me"})
+"""Path words naming whose files they are, never what they hold (``/home/user/.ssh``)."""
 SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 MENTION = re.compile(
     r"(?:such\s{1,3}as|like|e\.g\.,?|i\.e\.,?|for\s{1,3}(?:example|instance),?|including|phrases?|patterns?|"
@@ -55,6 +70,11 @@ class Own:
             if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
                 names.update(str(k) for k in schema["properties"])
         return cls(frozenset(canon(n) for n in names if n))
+
+    def claims(self, text: str) -> bool:
+        """True when a word of ``text`` is part of an own name (``~/.kube/config`` for ``kubeconfig``)."""
+        words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(text.lower())} - GENERIC_TOKENS - PERSON_TOKENS
+        return any(word in name for word in words for name in self.names)
 
     @property
     def tokens(self) -> frozenset[str]:
