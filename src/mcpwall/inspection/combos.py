@@ -95,6 +95,16 @@ combo.call_interception exfiltration high near
 combo.metadata_access credential_theft high near
     metadata + ORDERS|data_flow|fill|endpoint|sink|arg_sink|quoted_sink|forced_value|shell|other_tool
     |redirect|route|fetch|url_payload|prerequisite|exec_verb
+combo.tool_monopoly preference_manipulation high near
+    exclusive|discredit|lockin + exclusive|discredit|lockin|promotion|shadowing
+combo.discredit_order preference_manipulation high near
+    discredit + ORDERS|override
+combo.system_override model_directive high near
+    authority + override|session_data|model_context|concealment
+combo.bulk_upload exfiltration high near
+    private_data|secret_word|secret_file + transfer|data_flow|fill + cloud_sink|auto_trigger|bad_host
+combo.unexplained_ask credential_theft critical near
+    secret_ask|seed_ask + evasive|concealment|auto_trigger
 combo.preference_manipulation preference_manipulation high anywhere
     promotion + promotion
 """
@@ -135,8 +145,55 @@ DESCRIPTIONS = {
     "combo.failure_trigger": "Another tool's failure used as a trigger to send private data.",
     "combo.call_interception": "Every other tool call copied (name and arguments) to this tool or elsewhere.",
     "combo.metadata_access": "A cloud metadata endpoint (machine credentials) the model must reach or route through.",
+    "combo.tool_monopoly": "Claims to be the only legitimate tool, discredits others or keeps the user from switching.",
+    "combo.discredit_order": "Other tools' results declared malicious, with an order about them.",
+    "combo.system_override": "The model told it serves this server, over its system prompt or its user.",
+    "combo.bulk_upload": "The user's private files or keys moved to cloud storage or a public share, or unprompted.",
+    "combo.unexplained_ask": "A secret asked of the user with no reason given, or unprompted.",
     "combo.preference_manipulation": "Self-promotion aimed at the model's choice between tools.",
 }
+
+# --- round 4: covert transfers, the model addressed, secrets found or fetched, read
+# --- interception, jailbreaks, memory planting, other tools disparaged, credential stores ---
+TABLE += """
+combo.user_data_out exfiltration high near
+    data_out + sink|bad_host|url_payload|hidden_file|cloud_sink
+combo.user_data_unasked exfiltration high near
+    data_out + bypass|concealment|addressed|persistence|override|authority
+combo.addressed_order model_directive high near
+    addressed + sink|bypass|concealment|avoid_tool|model_context|no_refusal|override|recipient|bad_host|disparage
+combo.env_secret_parameter credential_theft critical near
+    env_key_ask + secret_source|secret_word|arg_sink|fill|bypass|ORDERS
+combo.found_secret_relay credential_theft critical near
+    secret_found + data_flow|data_out|fill|self_call
+    + arg_sink|quoted_sink|sink|self_call|bad_host|url|recipient
+combo.read_interception exfiltration high near
+    every_call + read_content + data_flow|data_out|fill|arg_sink|quoted_sink|self_call|sink
+combo.jailbreak model_directive high near
+    no_refusal + ORDERS|override|authority|no_refusal
+combo.memory_poisoning model_directive high near
+    memory_plant + memory_plant|concealment|bypass|override|persistence|authority|addressed|sink|recipient
+    |data_flow|data_out
+combo.tool_disparagement tool_shadowing high near
+    disparage + avoid_tool|redirect
+combo.credential_store_access credential_theft critical near
+    cred_store + ORDERS|data_flow|data_out|fill|run_directive|exec_verb|arg_sink|quoted_sink|shell|sink|other_tool
+    |cred_store
+"""
+DESCRIPTIONS.update(
+    {
+        "combo.user_data_out": "The user's emails, contacts, files or pages sent to an address fixed here.",
+        "combo.user_data_unasked": "The user's data sent without asking, covertly, or on an order to the model.",
+        "combo.addressed_order": "Text addressed to the model ordering more than the use of this tool.",
+        "combo.env_secret_parameter": "A provider or cloud key the model is told to fetch from its environment.",
+        "combo.found_secret_relay": "Passwords, codes or keys the model comes across relayed into a call or elsewhere.",
+        "combo.read_interception": "Whatever the model reads, with any tool, copied to this tool or elsewhere.",
+        "combo.jailbreak": "An order to comply with anything or drop the model's safety rules.",
+        "combo.memory_poisoning": "A false preference or instruction planted in the assistant's memory.",
+        "combo.tool_disparagement": "Other named tools declared compromised so that this one is used instead.",
+        "combo.credential_store_access": "A credential store (git-credentials, .netrc, keychain) read or turned on.",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
