@@ -22,6 +22,7 @@ from mcpwall.armor.output import cap_result
 from mcpwall.armor.rate_limits import RateLimiter
 from mcpwall.audit import Auditor
 from mcpwall.calls import CallGuard
+from mcpwall.collisions import NameCollisions
 from mcpwall.errors import ProtocolError
 from mcpwall.inspection.normalize import make_visible
 from mcpwall.inspection.other import LISTINGS
@@ -65,6 +66,7 @@ class Session(ToolCalls):
         self.reviewer = policy.reviewer
         self.others = policy.others
         self.reviews: dict[str, Review] = {}
+        self.collisions = _collisions(policy, server, auditor)
         self.guard = CallGuard(
             pipeline=policy.pipeline,
             auditor=auditor,
@@ -217,6 +219,8 @@ class Session(ToolCalls):
             return
         if self.reviewer is not None:
             reviews = self.reviewer.review(tools)
+            if self.collisions is not None:
+                self.collisions.check(reviews)
             if complete:
                 self.reviews.clear()  # a tool the server no longer lists is an unknown route
             self.reviews.update(reviews)
@@ -356,3 +360,11 @@ def visible_text(value: Any) -> Any:
     if isinstance(value, list):
         return [visible_text(item) for item in value]
     return value
+
+
+def _collisions(policy: Policy, server: str, audit: Auditor) -> NameCollisions | None:
+    """Name collisions are found through the shared registry (no reviewer or store: none)."""
+    if policy.reviewer is None or policy.store is None:
+        return None
+    block = policy.reviewer.settings.on_name_collision == "block"
+    return NameCollisions(policy.store, server, block=block, audit=audit)

@@ -13,6 +13,7 @@ from mcpwall import jsonrpc, mcp
 from mcpwall.approvals import elicitation
 from mcpwall.audit import Auditor
 from mcpwall.calls import DENIED_MESSAGE, Admission, CallGuard
+from mcpwall.collisions import NameCollisions
 from mcpwall.errors import ProtocolError
 from mcpwall.inspection.review import Review, ToolReviewer
 from mcpwall.jsonrpc import Message, RequestId
@@ -35,6 +36,7 @@ class ToolCalls:
     elicitations: dict[str, str]
     reviewer: ToolReviewer | None
     reviews: dict[str, Review]
+    collisions: NameCollisions | None
     to_client: Send
     to_server: Send
     on_hold: Hold
@@ -149,4 +151,4 @@ class ToolCalls:
         elif review is not None and review.blocked and self.reviewer is not None:
             fresh = self.reviewer.refresh(tool)
             if fresh is not None:
-                self.reviews[tool] = fresh
+                self.reviews[tool] = self.collisions.applied(fresh) if self.collisions else fresh

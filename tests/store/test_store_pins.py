@@ -109,3 +109,28 @@ def test_server_instructions_are_pinned_under_the_empty_tool_name(store: SqliteS
 
     assert store.get_pin("files", "") == pin
     assert [p.tool for p in store.list_pins("files")] == [""]
+
+
+def test_earlier_listers_are_the_other_servers_that_pinned_a_name_first(store: SqliteStore) -> None:
+    def pin(server: str, tool: str, first_seen: float, status: str = "unchanged") -> Pin:
+        return Pin(server, tool, "h" * 64, {"name": tool}, status, first_seen, first_seen)  # type: ignore[arg-type]
+
+    store.put_pins(
+        [
+            pin("files", "read_file", 1.0),
+            pin("backup", "read_file", 2.0),
+            pin("shadow", "read_file", 3.0),
+            pin("files", "write_file", 1.0),
+            pin("old", "write_file", 0.5, status="removed"),
+            pin("files", "only_here", 1.0),
+        ]
+    )
+    assert store.earlier_listers(["read_file"], "shadow") == {"read_file": ["backup", "files"]}
+    assert store.earlier_listers(["read_file", "write_file", "only_here"], "files") == {}
+    assert store.earlier_listers(["read_file", "write_file"], "newcomer") == {
+        "read_file": ["backup", "files", "shadow"],
+        "write_file": ["files"],
+    }
+    many = [f"tool_{i}" for i in range(1200)]
+    store.put_pins([pin("files", name, 1.0) for name in many])
+    assert len(store.earlier_listers(many, "newcomer")) == 1200

@@ -57,6 +57,11 @@ class InspectionSettings(BaseModel):
     ``false`` they wait for a human's approval like a changed definition."""
     custom_rules: list[CustomRule] = Field(default_factory=list)
     """Rules of your own, added to the built-in catalog."""
+    on_name_collision: Literal["alert", "block"] = "alert"
+    """A tool whose name another server already lists (pinned in the shared registry), so the
+    model may call the wrong one: recorded (``tool_name_collision``, ``alert``), or also hidden
+    and refused on the server that listed it later (``block``) until one of them is renamed or
+    denied by the tool lists."""
 
     @property
     def alert_at(self) -> Severity:

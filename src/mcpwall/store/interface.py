@@ -30,6 +30,10 @@ class Store(Protocol):
     def put_pins(self, pins: Sequence[Pin]) -> None:
         """Insert or replace several pins in one transaction (a later one wins for the same tool)."""
 
+    def earlier_listers(self, tools: Sequence[str], server: str) -> dict[str, list[str]]:
+        """For each of ``tools`` that other servers pinned (and still list) before ``server``
+        pinned it: those servers, sorted. Tools no earlier server lists are absent."""
+
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """Every pin (of one server when given), ordered by server then tool."""
 

@@ -74,6 +74,17 @@ def _matches(pin: Pin, expected_hash: str) -> bool:
     return len(expected_hash) >= MIN_HASH_PREFIX and target.startswith(expected_hash.lower())
 
 
+_IN_BATCH = 500
+"""Tool names per ``IN (...)`` query (SQLite allows 32,766 parameters; a listing may be long)."""
+_EARLIER_LISTERS = (
+    "SELECT other.tool, other.server FROM pins AS other "
+    "LEFT JOIN pins AS mine ON mine.tool = other.tool AND mine.server = ? "
+    "WHERE other.tool IN ({marks}) AND other.server != ? AND other.status != 'removed' "
+    "AND (mine.first_seen IS NULL OR other.first_seen <= mine.first_seen) "
+    "ORDER BY other.tool, other.server"
+)
+
+
 class SqlitePins:
     """The pin half of :class:`~mcpwall.store.sqlite.SqliteStore`."""
 
@@ -95,6 +106,19 @@ class SqlitePins:
         rows = [_pin_row(pin) for pin in pins]
         with self._db.write() as conn:
             conn.executemany(_UPSERT, rows)
+
+    def earlier_listers(self, tools: Sequence[str], server: str) -> dict[str, list[str]]:
+        """See :meth:`mcpwall.store.Store.earlier_listers`."""
+        names = sorted(set(tools))
+        found: dict[str, list[str]] = {}
+        with self._db.read() as conn:
+            for start in range(0, len(names), _IN_BATCH):
+                batch = names[start : start + _IN_BATCH]
+                query = _EARLIER_LISTERS.format(marks=",".join("?" * len(batch)))  # placeholders only
+                rows = conn.execute(query, (server, *batch, server)).fetchall()
+                for tool, lister in rows:
+                    found.setdefault(tool, []).append(lister)
+        return found
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """See :meth:`mcpwall.store.Store.list_pins`."""
