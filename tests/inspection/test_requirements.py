@@ -5,18 +5,28 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from mcpwall.inspection.catalog import RuleSpec, builtin_rules, compile_rules
+from mcpwall.inspection.catalog import (
+    RuleSpec,
+    builtin_rules,
+    catalog_specs,
+    catalog_text,
+    compile_rule,
+    compile_rules,
+    parse_catalog,
+)
 from mcpwall.inspection.findings import Severity
 from mcpwall.inspection.literals import required_literals
 from mcpwall.inspection.prefilter import Prefilter
 from mcpwall.inspection.requirements import (
     ANALYSIS_VERSION,
+    Needs,
     Table,
     build_table,
-    entries_digest,
+    catalog_digest,
     parse_table,
     requirements,
     rule_key,
+    signed,
     table_path,
 )
 
@@ -30,9 +40,33 @@ def _as_strings(needs_literals: tuple[str, ...], terms: object) -> set[frozenset
     return {frozenset(needs_literals[i] for i in term) for term in terms}
 
 
+def _parsed_catalog() -> tuple[RuleSpec, ...]:
+    return tuple(parse_catalog(catalog_text().decode("utf-8")))
+
+
 def test_the_packaged_table_is_current() -> None:
     """Fails after an edit of rules.yaml or literals.py: run `python -m mcpwall.inspection.requirements`."""
-    assert table_path().read_bytes() == build_table(builtin_rules())
+    rules = tuple(compile_rule(spec, lazily=True) for spec in _parsed_catalog())
+    assert table_path().read_bytes() == build_table(rules, catalog_text())
+
+
+def test_the_stored_specs_are_the_parsed_catalog() -> None:
+    table = parse_table(table_path().read_bytes())
+    assert table.catalog == catalog_digest(catalog_text())
+    assert table.specs == _parsed_catalog()
+    assert tuple(rule.spec for rule in builtin_rules()) == _parsed_catalog()
+
+
+def test_stored_specs_of_another_catalog_text_are_never_trusted() -> None:
+    table = parse_table(table_path().read_bytes())
+    edited = catalog_text().replace(b"id: override.instructions", b"id: override.edited", 1)
+    assert edited != catalog_text()
+
+    specs = catalog_specs(edited, table.catalog, table.specs)
+
+    assert specs == tuple(parse_catalog(edited.decode("utf-8")))
+    assert "override.edited" in {spec.id for spec in specs}
+    assert catalog_specs(catalog_text(), "", ()) == _parsed_catalog()
 
 
 def test_the_packaged_table_gives_every_rule_what_its_pattern_requires() -> None:
@@ -52,23 +86,45 @@ def test_a_rule_missing_from_the_table_is_analysed_on_the_spot() -> None:
     assert rules[-1] in Prefilter(rules, needs).candidates("Please EXFILTRATE it.")
 
 
+def _document() -> dict[str, object]:
+    document = orjson.loads(table_path().read_bytes().split(b"\n", 1)[0])
+    assert isinstance(document, dict)
+    return document
+
+
+def _unsigned(document: dict[str, object]) -> bytes:
+    """The document with the packaged table's digest (which it no longer matches)."""
+    return orjson.dumps(document, option=orjson.OPT_SORT_KEYS) + b"\n" + table_path().read_bytes().split(b"\n", 1)[1]
+
+
 def _damaged(document: dict[str, object]) -> list[bytes]:
-    rules = document["rules"]
-    assert isinstance(rules, dict)
-    first = next(iter(rules))
-    emptied = {**document, "rules": {**rules, first: [[0]]}}  # a wrong entry, digest left as it was
+    keyed = document["keyed"]
+    assert isinstance(keyed, list)
+    first = next(i for i, entry in enumerate(keyed) if entry)
+    emptied = {**document, "keyed": [*keyed[:first], "", *keyed[first + 1 :]]}  # digest left as it was
     return [
         b"{not json",
         b"[]",
-        orjson.dumps({**document, "version": ANALYSIS_VERSION + 1}),
-        orjson.dumps(emptied),
-        orjson.dumps({**document, "literals": "x"}),
+        signed({**document, "version": ANALYSIS_VERSION + 1}),
+        _unsigned(emptied),
+        signed({**document, "literals": "x"}),
+        _unsigned({**document, "catalog": "0" * 64}),  # stored specs of another catalog
+        signed({**document, "keyed": ["1,2", *keyed[1:]]}),
+        signed({**document, "keyed": keyed[1:]}),
+        signed({**document, "always": [10**6]}),
+        signed({**document, "specs": [["x"]]}),
+        signed({**document, "keys": [1]}),
     ]
 
 
-@pytest.mark.parametrize("index", range(5))
+def test_the_packaged_table_passes_the_checks_its_damaged_copies_fail() -> None:
+    assert parse_table(signed(_document())) == parse_table(table_path().read_bytes())
+    assert _unsigned(_document()) == table_path().read_bytes()
+
+
+@pytest.mark.parametrize("index", range(11))
 def test_a_stale_or_damaged_table_is_refused(index: int) -> None:
-    document = orjson.loads(table_path().read_bytes())
+    document = _document()
     with pytest.raises(ValueError):  # noqa: PT011 - every refusal is a ValueError; the case is the point
         parse_table(_damaged(document)[index])
 
@@ -82,10 +138,26 @@ def test_without_a_table_every_rule_is_analysed_and_none_is_skipped() -> None:
     assert "sensitive.secret_file" in {rule.spec.id for rule in chosen}
 
 
-def test_an_entry_pointing_past_the_literals_is_refused() -> None:
-    entries = {"k": [[3]]}
-    literals = ["a"]
-    digest = entries_digest(literals, entries)
-    document = {"version": ANALYSIS_VERSION, "digest": digest, "literals": literals, "rules": entries}
-    with pytest.raises(ValueError, match="literal indices"):
-        parse_table(orjson.dumps(document))
+def test_a_list_pointing_past_the_literals_makes_every_rule_run() -> None:
+    rules = builtin_rules()
+    table = parse_table(table_path().read_bytes())
+    word = table.literals.index("\u00a7ignore\u00a7")
+    keyed = list(table.keyed)
+    keyed[word] = f"0 {len(table.literals) + 5}"
+    damaged = Table(table.catalog, table.specs, table.keys, table.always, table.literals, tuple(keyed))
+    needs = requirements(rules, damaged)
+
+    with pytest.raises(ValueError, match="points past"):
+        needs.keyed(word)
+    prefilter = Prefilter(rules, requirements(rules, damaged))
+    assert prefilter.candidates("Please ignore it.") == rules
+    assert prefilter.candidates("Nothing at all.") == rules
+
+
+def test_table_alternatives_decode_only_when_their_literal_occurs() -> None:
+    rules = builtin_rules()
+    needs = requirements(rules)
+    assert isinstance(needs, Needs)
+    Prefilter(rules, needs).candidates("Returns the current time.")
+
+    assert 0 < len(needs._decoded) < len(needs.literals) / 10

@@ -5,7 +5,11 @@ is the same with its pattern compiled. ``builtin_rules()`` loads the packaged ca
 use and caches it; ``compile_rules(extra)`` returns the built-in rules followed by custom ones.
 A built-in rule compiles its regex on first use: the prefilter lets few rules run in a typical
 process, and compiling all of them would cost start-up tens of milliseconds (a test compiles
-every one). A custom rule is compiled at once, so that a bad pattern is a configuration error;
+every one). The catalog's specs are read from the requirements table (:mod:`~mcpwall.inspection.requirements`),
+where they were stored parsed with the digest of the ``rules.yaml`` they came from: start-up parses
+no YAML. When ``rules.yaml`` has another digest (edited since the table was built) or the table
+is damaged, the YAML is parsed instead: a stale copy is never trusted.
+A custom rule is compiled at once, so that a bad pattern is a configuration error;
 it reports alone at its own severity and also feeds the combination scoring under its
 ``signal`` (its category, unless given).
 """
@@ -16,10 +20,12 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import yaml
 
 from mcpwall.inspection.findings import Severity
+from mcpwall.inspection.requirements import catalog_digest, packaged_table
 
 CATALOG_FILE = "rules.yaml"
 SAFE_LOADER: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -132,6 +138,41 @@ def _spec_from_entry(entry: object) -> RuleSpec:
         raise CatalogError(f"rule {entry.get('id', '?')}: {exc}") from exc
 
 
+def spec_row(spec: RuleSpec) -> list[Any]:
+    """A spec as the requirements table stores it (see :func:`spec_from_row`)."""
+    return [
+        spec.id,
+        spec.category,
+        spec.severity.label,
+        spec.pattern,
+        spec.description,
+        spec.signal,
+        sorted(spec.flags),
+        sorted(spec.fields),
+    ]
+
+
+def spec_from_row(row: object) -> RuleSpec:
+    """A spec from its :func:`spec_row`.
+
+    Raises:
+        CatalogError: the row is not eight strings and two lists of strings.
+    """
+    if not isinstance(row, list) or len(row) != 8:
+        raise CatalogError("a stored spec is a list of eight fields")
+    *texts, flags, fields = row
+    if not all(type(text) is str for text in texts) or not all(
+        isinstance(names, list) and all(type(name) is str for name in names) for names in (flags, fields)
+    ):
+        raise CatalogError("a stored spec is six strings and two lists of strings")
+    rule_id, category, severity, pattern, description, signal = texts
+    try:
+        level = Severity.parse(severity)
+    except ValueError as exc:
+        raise CatalogError(f"rule {rule_id}: {exc}") from exc
+    return RuleSpec(rule_id, category, level, pattern, description, signal, frozenset(flags), frozenset(fields))
+
+
 def _safe_load(text: str) -> object:
     """What ``yaml.safe_load`` returns, through `SAFE_LOADER`."""
     loader = SAFE_LOADER(text)
@@ -156,11 +197,30 @@ def parse_catalog(text: str) -> list[RuleSpec]:
     return [_spec_from_entry(entry) for entry in document["rules"]]
 
 
+def catalog_text() -> bytes:
+    """The packaged ``rules.yaml``."""
+    return resources.files("mcpwall.inspection").joinpath(CATALOG_FILE).read_bytes()
+
+
+def catalog_specs(text: bytes, stored_digest: str, stored: tuple[RuleSpec, ...]) -> tuple[RuleSpec, ...]:
+    """The specs of a catalog: the stored ones when they were parsed from this very text, else parsed now.
+
+    Args:
+        text: the catalog (``rules.yaml``).
+        stored_digest: the :func:`~mcpwall.inspection.requirements.catalog_digest` of the text
+            the stored specs were parsed from.
+        stored: the specs the requirements table carries.
+    """
+    if stored and stored_digest == catalog_digest(text):
+        return stored
+    return tuple(parse_catalog(text.decode("utf-8")))
+
+
 @cache
 def builtin_rules() -> tuple[Rule, ...]:
     """The packaged catalog, loaded once per process (each regex compiled on first use)."""
-    text = resources.files("mcpwall.inspection").joinpath(CATALOG_FILE).read_text(encoding="utf-8")
-    return tuple(compile_rule(spec, lazily=True) for spec in parse_catalog(text))
+    table = packaged_table()
+    return tuple(compile_rule(spec, lazily=True) for spec in catalog_specs(catalog_text(), table.catalog, table.specs))
 
 
 def compile_rules(extra: list[RuleSpec] | None = None) -> tuple[Rule, ...]:

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from mcpwall.inspection.catalog import Rule
-from mcpwall.inspection.literals import BOUNDARY, fold_case, is_word
+from mcpwall.inspection.literals import BOUNDARY, fold_case
 from mcpwall.inspection.requirements import Needs, requirements
 
 WORDS: Final = re.compile(r"\w+")
@@ -121,7 +121,9 @@ class Prefilter:
     """The rules of one rule set that can match a text, found through their required literals.
 
     Each alternative of a rule's requirement is indexed under its rarest literal (its first):
-    only the alternatives whose key occurs in a text are checked in full.
+    only the alternatives whose key occurs in a text are checked in full, and only their lists
+    are ever decoded from the requirements table. Should one fail to decode (a damaged table),
+    every rule runs from then on.
 
     Args:
         rules: the rules, in rule-set order (the order matches are reported in).
@@ -130,23 +132,21 @@ class Prefilter:
 
     def __init__(self, rules: tuple[Rule, ...], needs: Needs | None = None) -> None:
         self.rules = rules
-        needs = requirements(rules) if needs is None else needs
+        self._needs = needs = requirements(rules) if needs is None else needs
         self._index = {literal: index for index, literal in enumerate(needs.literals)}
         self._words = _Words()
         self._by_char: dict[str, list[tuple[str, int]]] = {}
         for index, literal in enumerate(needs.literals):
             self._add(literal, index)
-        self._keyed: dict[int, list[tuple[int, frozenset[int]]]] = {}
-        for position, terms in enumerate(needs.terms):
-            for term in terms or ():
-                self._keyed.setdefault(term[0], []).append((position, frozenset(term)))
-        self._always = frozenset(position for position, terms in enumerate(needs.terms) if terms is None)
+        self._always = needs.always
         self._chars = frozenset(self._by_char)
         self._memo: dict[str, tuple[tuple[int, ...], Guarded]] = {}
+        self._damaged = False
+        """A table list failed to decode: every rule runs from then on (fail closed)."""
 
     def _add(self, literal: str, index: int) -> None:
         core = literal.strip(BOUNDARY)
-        if all(is_word(char) for char in core):
+        if core.replace("_", "a").isalnum():  # every character is_word (core is never empty)
             self._words.add(literal, index)
             return
         pieces = _pieces(literal)
@@ -195,8 +195,14 @@ class Prefilter:
         """
         found = self.present(text)
         chosen = set(self._always)
-        for index in found:
-            for position, term in self._keyed.get(index, ()):
-                if position not in chosen and term <= found:
-                    chosen.add(position)
+        keyed = self._needs.keyed
+        try:
+            for index in found:
+                for position, term in keyed(index):
+                    if position not in chosen and found.issuperset(term):
+                        chosen.add(position)
+        except ValueError:
+            self._damaged = True
+        if self._damaged:
+            return self.rules
         return tuple(self.rules[position] for position in sorted(chosen))

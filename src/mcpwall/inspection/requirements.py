@@ -1,16 +1,28 @@
-"""The required literals of every rule, without parsing the packaged catalog's patterns at start-up.
+"""The required literals of every rule, without parsing the packaged catalog at start-up.
 
 Reading what each pattern requires (:func:`~mcpwall.inspection.literals.required_literals`) takes
-tens of milliseconds for the packaged catalog, so it is done once, at build time, into
-``requirements.json`` next to ``rules.yaml``: the list of every literal, and per rule, keyed by a
-digest of its pattern and flags, the alternatives it requires as literal indices, rarest first
-(null: nothing certain, the rule always runs). The file also carries :data:`ANALYSIS_VERSION`
-and a digest of its own entries.
+tens of milliseconds for the packaged catalog, and parsing ``rules.yaml`` several more, so both
+are done once, at build time, into ``requirements.json`` next to ``rules.yaml``:
 
-:func:`requirements` answers for a rule set: a rule whose key is in the table takes its entry,
+- ``catalog`` and ``specs``: the digest of ``rules.yaml`` and the rule specs parsed from it; a
+  process whose ``rules.yaml`` has another digest parses the YAML instead (see
+  :func:`~mcpwall.inspection.catalog.builtin_rules`);
+- ``keys``: per rule of the catalog, a digest of its pattern and flags (:func:`rule_key`), and
+  ``always``: the rules that require nothing certain (they always run);
+- ``literals``: every literal any rule requires, and ``keyed``: per literal, as one string, the
+  alternatives whose rarest literal it is (``"3 17 40;8 2"``: rule 3 requires this literal with
+  17 and 40, rule 8 with 2). Only the lists of the literals a text contains are ever decoded,
+  so building a prefilter reads no per-alternative data at all.
+
+The document carries :data:`ANALYSIS_VERSION`; the file's last line is the digest of the document
+(its first line), so checking it costs a hash of the bytes read, not a second serialization.
+
+:func:`requirements` answers for a rule set: a rule whose key is in the table takes its entries,
 any other rule (a custom one, an edited one) is analysed on the spot. A table that cannot be
 read, is of another analysis version, fails its digest or is malformed is not used at all: every
-rule is then analysed on the spot. So a stale or damaged table costs time, never a skipped rule.
+rule is then analysed on the spot. A list that turns out malformed when decoded (possible only
+for a table written by hand with a matching digest) raises ``ValueError``, and the prefilter then
+runs every rule. So a stale or damaged table costs time, never a skipped rule.
 ``tests/inspection/test_requirements.py`` fails while the table is stale; regenerate it with
 ``python -m mcpwall.inspection.requirements``.
 """
@@ -18,50 +30,139 @@ rule is then analysed on the spot. So a stale or damaged table costs time, never
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from mcpwall.inspection.catalog import Rule, builtin_rules
 from mcpwall.inspection.literals import BOUNDARY, Requirement, required_literals
 
+if TYPE_CHECKING:
+    from mcpwall.inspection.catalog import Rule, RuleSpec
+
 TABLE_FILE: Final = "requirements.json"
-ANALYSIS_VERSION: Final = 2
-"""Bumped whenever :mod:`~mcpwall.inspection.literals` derives something else from a pattern."""
+ANALYSIS_VERSION: Final = 3
+"""Bumped whenever :mod:`~mcpwall.inspection.literals` derives something else from a pattern, or
+the table's layout changes."""
+_KEYED_CHARS: Final = b"0123456789 ;"
+"""What a ``keyed`` list is written with (its shape is checked when it is decoded)."""
 
-Terms = tuple[tuple[int, ...], ...]
-"""A requirement by literal index: alternatives, each with its rarest literal first."""
-
-
-@dataclass(frozen=True, slots=True)
-class Needs:
-    """What every rule of a rule set requires, by index into one list of literals.
-
-    Attributes:
-        literals: every literal any rule requires.
-        terms: per rule, in rule order, its alternatives; None when the rule always runs.
-    """
-
-    literals: tuple[str, ...]
-    terms: tuple[Terms | None, ...]
+Term = tuple[int, ...]
+"""One alternative by literal index, its rarest literal first."""
+Terms = tuple[Term, ...]
+"""A requirement by literal index."""
+Keyed = tuple[tuple[int, Term], ...]
+"""The alternatives one literal is the rarest of, as ``(rule position, alternative)``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """Precomputed requirements by :func:`rule_key`, over a shared list of literals."""
+    """A parsed requirements table (see the module doc); empty when there is none to trust.
 
+    Attributes:
+        catalog: the digest of the ``rules.yaml`` its specs were parsed from.
+        specs: the catalog's rule specs, in catalog order.
+        keys: per table rule (catalog order), its :func:`rule_key`.
+        always: the table rules that always run.
+        literals: every literal.
+        keyed: per literal, its encoded alternatives (``""`` when it is no alternative's key).
+    """
+
+    catalog: str = ""
+    specs: tuple[RuleSpec, ...] = ()
+    keys: tuple[str, ...] = ()
+    always: frozenset[int] = frozenset()
     literals: tuple[str, ...] = ()
-    rules: dict[str, Terms | None] = field(default_factory=dict)
+    keyed: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> dict[str, int]:
+        """Table rule ordinal by rule key."""
+        return {key: ordinal for ordinal, key in enumerate(self.keys)}
+
+
+class Needs:
+    """What every rule of a rule set requires, by index into one list of literals.
+
+    Args:
+        literals: every literal any rule requires (the table's, then those of rules analysed
+            on the spot).
+        always: the positions of the rules that always run.
+        eager: alternatives of rules analysed on the spot, by key literal.
+        table: the table the other rules' alternatives are decoded from, on demand.
+        positions: per table rule, the positions of the rules of the set it stands for.
+    """
+
+    __slots__ = ("_count", "_decoded", "_eager", "_positions", "_table", "always", "literals")
+
+    def __init__(
+        self,
+        literals: tuple[str, ...],
+        always: frozenset[int],
+        count: int,
+        eager: dict[int, list[tuple[int, Term]]] | None = None,
+        table: Table | None = None,
+        positions: Sequence[tuple[int, ...]] = (),
+    ) -> None:
+        self.literals = literals
+        self.always = always
+        self._count = count
+        self._eager = eager or {}
+        self._table = table or Table()
+        self._positions = positions
+        self._decoded: dict[int, Keyed] = {}
+
+    def keyed(self, index: int) -> Keyed:
+        """The alternatives whose rarest literal is ``index``, as ``(rule position, alternative)``.
+
+        Raises:
+            ValueError: the table's list for this literal is malformed.
+        """
+        found = self._decoded.get(index)
+        if found is None:
+            found = self._decoded[index] = self._decode(index)
+        return found
+
+    def _decode(self, index: int) -> Keyed:
+        found = list(self._eager.get(index, ()))
+        encoded = self._table.keyed[index] if index < len(self._table.keyed) else ""
+        if encoded:
+            count, positions = len(self._table.literals), self._positions
+            try:
+                for alternative in encoded.split(";"):
+                    ordinal, *rest = map(int, alternative.split(" "))
+                    if rest and max(rest) >= count:
+                        raise IndexError(max(rest))
+                    term = (index, *rest)
+                    found += [(position, term) for position in positions[ordinal]]
+            except IndexError as exc:
+                raise ValueError("a keyed list points past the table's rules or literals") from exc
+        return tuple(found)
+
+    @property
+    def terms(self) -> tuple[Terms | None, ...]:
+        """Per rule, in rule order, its alternatives; None when it always runs (decodes everything)."""
+        by_rule: list[list[Term]] = [[] for _ in range(self._count)]
+        for index in range(len(self.literals)):
+            for position, term in self.keyed(index):
+                by_rule[position].append(term)
+        return tuple(
+            None if position in self.always else tuple(sorted(terms)) for position, terms in enumerate(by_rule)
+        )
 
 
 def rule_key(rule: Rule) -> str:
     """The table key of a rule: a digest of exactly what its requirement is read from."""
     return hashlib.sha256(f"{rule.options}\x1f{rule.spec.pattern}".encode()).hexdigest()
+
+
+def catalog_digest(text: bytes) -> str:
+    """The digest of a ``rules.yaml`` the table's specs stand for."""
+    return hashlib.sha256(text).hexdigest()
 
 
 def _rarity(literal: str) -> tuple[int, int, str]:
@@ -77,47 +178,51 @@ def _terms(need: Requirement | None, index: Callable[[str], int]) -> Terms | Non
     return tuple(sorted(tuple(index(literal) for literal in term) for term in ordered))
 
 
-def entries_digest(literals: object, rules: object) -> str:
-    """The digest a table file carries of its literals and entries."""
-    return hashlib.sha256(orjson.dumps([literals, rules], option=orjson.OPT_SORT_KEYS)).hexdigest()
+def signed(document: dict[str, Any]) -> bytes:
+    """A table file: the document on one line, then its digest on the last."""
+    body = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    return body + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n"
 
 
-def _entry(entry: object, count: int) -> Terms | None:
-    """One entry, checked: null or a non-empty list of non-empty lists of literal indices.
-
-    Raises:
-        ValueError: anything else.
-    """
-    if entry is None:
-        return None
-    if not isinstance(entry, list) or not entry:
-        raise ValueError("an entry is null or a list of terms")
-    for term in entry:
-        if not isinstance(term, list) or not term or not all(type(i) is int and 0 <= i < count for i in term):
-            raise ValueError("a term is a non-empty list of literal indices")
-    return tuple(tuple(term) for term in entry)
+def _strings(value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(type(item) is str for item in value):
+        raise ValueError(f"{what} is a list of strings")
+    return tuple(value)
 
 
 def parse_table(data: bytes) -> Table:
     """A table file's contents.
 
     Raises:
-        ValueError: not a table of this analysis version, its entries fail their digest, or
-            an entry is malformed.
+        ValueError: not a table of this analysis version, it fails its digest, or a part of
+            it is malformed.
     """
-    document: Any = orjson.loads(data)
+    from mcpwall.inspection.catalog import CatalogError, spec_from_row  # catalog imports this module
+
+    body, _, digest = data.rstrip(b"\n").rpartition(b"\n")
+    if digest != hashlib.sha256(body).hexdigest().encode():
+        raise ValueError("the table does not match its digest")
+    document: Any = orjson.loads(body)
     if not isinstance(document, dict) or document.get("version") != ANALYSIS_VERSION:
         raise ValueError("not a requirements table of this analysis version")
-    literals, rules = document.get("literals"), document.get("rules")
-    if (
-        not isinstance(literals, list)
-        or not isinstance(rules, dict)
-        or document.get("digest") != entries_digest(literals, rules)
-    ):
-        raise ValueError("the table's entries do not match their digest")
-    if not all(isinstance(literal, str) and literal.strip(BOUNDARY) for literal in literals):
+    literals = _strings(document.get("literals"), "literals")
+    if not all(literal.strip(BOUNDARY) for literal in literals):
         raise ValueError("a literal is a non-empty string")
-    return Table(tuple(literals), {str(key): _entry(entry, len(literals)) for key, entry in rules.items()})
+    keys = _strings(document.get("keys"), "keys")
+    keyed = _strings(document.get("keyed"), "keyed")
+    if len(keyed) != len(literals) or "".join(keyed).encode().translate(None, _KEYED_CHARS):
+        raise ValueError("keyed is one list of rule and literal indices per literal")
+    always = document.get("always")
+    if not isinstance(always, list) or not all(type(i) is int and 0 <= i < len(keys) for i in always):
+        raise ValueError("always is a list of rule indices")
+    catalog, rows = document.get("catalog"), document.get("specs")
+    if not isinstance(catalog, str) or not isinstance(rows, list):
+        raise ValueError("the table carries the catalog's digest and specs")
+    try:
+        specs = tuple(spec_from_row(row) for row in rows)
+    except CatalogError as exc:
+        raise ValueError(str(exc)) from exc
+    return Table(catalog, specs, keys, frozenset(always), literals, keyed)
 
 
 @cache
@@ -137,6 +242,7 @@ def requirements(rules: tuple[Rule, ...], table: Table | None = None) -> Needs:
         table: precomputed entries; the packaged table when omitted.
     """
     known = packaged_table() if table is None else table
+    by_key = known.rules
     literals = list(known.literals)
     indices: dict[str, int] = {}
 
@@ -148,32 +254,55 @@ def requirements(rules: tuple[Rule, ...], table: Table | None = None) -> Needs:
             literals.append(literal)
         return indices[literal]
 
-    terms = []
-    for rule in rules:
-        key = rule_key(rule)
-        if key in known.rules:
-            terms.append(known.rules[key])
-        else:
-            terms.append(_terms(required_literals(rule.spec.pattern, rule.options), index))
-    return Needs(tuple(literals), tuple(terms))
+    positions: list[list[int]] = [[] for _ in known.keys]
+    always: set[int] = set()
+    eager: dict[int, list[tuple[int, Term]]] = {}
+    for position, rule in enumerate(rules):
+        ordinal = by_key.get(rule_key(rule))
+        if ordinal is not None:
+            if ordinal in known.always:
+                always.add(position)
+            else:
+                positions[ordinal].append(position)
+            continue
+        terms = _terms(required_literals(rule.spec.pattern, rule.options), index)
+        if terms is None:
+            always.add(position)
+        for term in terms or ():
+            eager.setdefault(term[0], []).append((position, term))
+    return Needs(tuple(literals), frozenset(always), len(rules), eager, known, [tuple(p) for p in positions])
 
 
-def build_table(rules: tuple[Rule, ...]) -> bytes:
-    """A table file for the rules, every requirement analysed afresh (the same bytes every time)."""
+def build_table(rules: tuple[Rule, ...], catalog: bytes) -> bytes:
+    """A table file for the rules of a catalog, everything analysed afresh (the same bytes every time).
+
+    Args:
+        rules: the catalog's rules, in catalog order.
+        catalog: the ``rules.yaml`` they were parsed from.
+    """
+    from mcpwall.inspection.catalog import spec_row  # catalog imports this module
+
     found = [required_literals(rule.spec.pattern, rule.options) for rule in rules]
     literals = sorted({literal for need in found if need for term in need for literal in term})
-    needs = requirements(rules, Table(tuple(literals)))
-    entries = {
-        rule_key(rule): None if t is None else [list(term) for term in t]
-        for rule, t in zip(rules, needs.terms, strict=True)
-    }
-    document = {
+    indices = {literal: i for i, literal in enumerate(literals)}
+    keyed: list[list[str]] = [[] for _ in literals]
+    always = []
+    for ordinal, need in enumerate(found):
+        terms = _terms(need, indices.__getitem__)
+        if terms is None:
+            always.append(ordinal)
+        for term in terms or ():
+            keyed[term[0]].append(" ".join(map(str, (ordinal, *term[1:]))))
+    document: dict[str, Any] = {
         "version": ANALYSIS_VERSION,
-        "digest": entries_digest(literals, entries),
+        "catalog": catalog_digest(catalog),
+        "specs": [spec_row(rule.spec) for rule in rules],
+        "keys": [rule_key(rule) for rule in rules],
+        "always": always,
         "literals": literals,
-        "rules": entries,
+        "keyed": [";".join(entries) for entries in keyed],
     }
-    return orjson.dumps(document, option=orjson.OPT_SORT_KEYS) + b"\n"
+    return signed(document)
 
 
 def table_path() -> Path:
@@ -181,5 +310,14 @@ def table_path() -> Path:
     return Path(__file__).with_name(TABLE_FILE)
 
 
+def main() -> None:
+    """Regenerate the packaged table from ``rules.yaml`` (YAML parsed, never the cached specs)."""
+    from mcpwall.inspection.catalog import catalog_text, compile_rule, parse_catalog  # as above
+
+    text = catalog_text()
+    rules = tuple(compile_rule(spec, lazily=True) for spec in parse_catalog(text.decode("utf-8")))
+    table_path().write_bytes(build_table(rules, text))
+
+
 if __name__ == "__main__":
-    table_path().write_bytes(build_table(builtin_rules()))
+    main()
