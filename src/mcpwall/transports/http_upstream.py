@@ -212,7 +212,7 @@ class HttpUpstream:
         async for chunk in answer.chunks:
             for kind, data in sse_events(buffer, chunk):
                 if kind == "message" and data.strip():
-                    self._feed(data.encode())
+                    self._feed(data)
             if len(buffer) > MAX_MESSAGE:
                 await answer.aclose()
                 raise ValueError(f"an SSE event longer than {MAX_MESSAGE} bytes")

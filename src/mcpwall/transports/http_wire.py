@@ -22,7 +22,10 @@ from urllib.parse import urlsplit
 MAX_HEADER_BYTES = 64 * 1024
 READ_CHUNK = 1 << 16
 _EVENT_END = re.compile(rb"\r?\n\r?\n")
-_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+MAX_CHUNK_BYTES = 16 * 1024 * 1024
+"""The largest chunk of a chunked body accepted from a server (a larger size is refused before
+anything is read: the size line alone must not make mcpwall buffer gigabytes)."""
 
 Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 
@@ -202,6 +205,8 @@ async def _chunked(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
     try:
         while True:
             size = int((await reader.readuntil(b"\r\n")).split(b";", 1)[0].strip(), 16)
+            if size > MAX_CHUNK_BYTES:
+                raise ValueError(f"a chunk of {size} bytes (at most {MAX_CHUNK_BYTES} are accepted)")
             if size == 0:
                 while await reader.readuntil(b"\r\n") != b"\r\n":
                     pass  # trailers are not used
@@ -212,24 +217,26 @@ async def _chunked(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
         raise ConnectionError("the connection closed inside a chunked body") from exc
 
 
-def sse_events(buffer: bytearray, chunk: bytes) -> list[tuple[str, str]]:
+def sse_events(buffer: bytearray, chunk: bytes) -> list[tuple[str, bytes]]:
     """Append ``chunk`` to ``buffer`` and take every complete SSE event out: (event, data) pairs.
 
-    Comments and ``id``/``retry`` fields are dropped; an event without ``event:`` is ``message``.
+    The data stays bytes, exactly as the server sent them: it is parsed once, strictly, by the
+    session (invalid UTF-8 is refused there, never replaced). Comments and ``id``/``retry``
+    fields are dropped; an event without ``event:`` is ``message``.
     """
     buffer += chunk
-    events: list[tuple[str, str]] = []
+    events: list[tuple[str, bytes]] = []
     while (end := _EVENT_END.search(buffer)) is not None:
-        block = buffer[: end.start()].decode("utf-8", "replace")
+        block = bytes(buffer[: end.start()])
         del buffer[: end.end()]
         kind, data = "message", []
         for line in _LINE_END.split(block):
-            field, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if field == "event":
-                kind = value
-            elif field == "data":
+            field, _, value = line.partition(b":")
+            value = value.removeprefix(b" ")
+            if field == b"event":
+                kind = value.decode("latin-1")
+            elif field == b"data":
                 data.append(value)
         if data:
-            events.append((kind, "\n".join(data)))
+            events.append((kind, b"\n".join(data)))
     return events
