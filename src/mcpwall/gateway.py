@@ -107,6 +107,8 @@ class StdioGateway:
         client_in, self._to_client.writer = await client_streams()
         server_out, self._to_server.writer = await self.upstream.start(stdout_limit=1 << 20, respawn=False)
         self.audit.emit("server_started", pid=self.upstream.pid, command=self.upstream.argv[0])
+        if self.policy.reviewer is not None:
+            self.policy.reviewer.warm_up()  # compiles the catalog while the server starts
         session = Session(
             server=self.server,
             policy=self.policy,

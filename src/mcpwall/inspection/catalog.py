@@ -17,6 +17,8 @@ it reports alone at its own severity and also feeds the combination scoring unde
 from __future__ import annotations
 
 import re
+import threading
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -95,6 +97,33 @@ class Rule:
     def silent(self) -> bool:
         """True when the rule only feeds scoring and is never reported alone."""
         return "silent" in self.spec.flags
+
+
+_WARMING: set[int] = set()
+"""Rule sets (by identity) a warm-up thread was started for: at most one per set per process."""
+
+
+def warm_up(rules: tuple[Rule, ...]) -> threading.Thread | None:
+    """Compile every rule of ``rules`` not compiled yet, in a background thread.
+
+    Compiling on first use keeps start-up short, but then the first listing pays for the rules
+    it needs (about 1 ms each). Started once the server is spawned, this thread compiles them
+    while mcpwall waits for the server to start (hundreds of milliseconds for most real
+    servers); a rule the listing needs before the thread reached it is simply compiled there.
+    Returns the thread, or None when one was already started for this rule set.
+    """
+    if id(rules) in _WARMING:
+        return None
+    _WARMING.add(id(rules))
+    thread = threading.Thread(target=_compile_all, args=(rules,), name="mcpwall-rules", daemon=True)
+    thread.start()
+    return thread
+
+
+def _compile_all(rules: tuple[Rule, ...]) -> None:
+    for rule in rules:
+        rule.regex  # noqa: B018 - compiling is the point
+        time.sleep(0)  # give the GIL back between rules: the relay never waits more than one compile
 
 
 def compile_rule(spec: RuleSpec, *, lazily: bool = False) -> Rule:

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from mcpwall.audit import Auditor
 from mcpwall.inspection.cache import CachedInspector
-from mcpwall.inspection.catalog import Rule, compile_rules
+from mcpwall.inspection.catalog import Rule, compile_rules, warm_up
 from mcpwall.inspection.findings import Finding, max_severity
 from mcpwall.inspection.pins import diff_definitions
 from mcpwall.inspection.settings import InspectionSettings
@@ -65,6 +65,10 @@ class ToolReviewer:
         self.inspector = CachedInspector(self.rules)
         self.known_server = bool(store.list_pins(server))
         self.definitions: dict[str, dict[str, Any]] = {}
+
+    def warm_up(self) -> None:
+        """Compile the rest of the catalog in the background (see `catalog.warm_up`)."""
+        warm_up(self.rules)
 
     @property
     def rules(self) -> tuple[Rule, ...]:

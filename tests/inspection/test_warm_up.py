@@ -1,0 +1,16 @@
+"""The background warm-up compiles every lazily compiled rule once, and only once per rule set."""
+
+from __future__ import annotations
+
+from mcpwall.inspection.catalog import builtin_rules, compile_rule, warm_up
+
+
+def test_warm_up_compiles_every_rule_of_a_set_once() -> None:
+    rules = tuple(compile_rule(rule.spec, lazily=True) for rule in builtin_rules())
+    assert not any(rule.compiled for rule in rules)
+    thread = warm_up(rules)
+    assert thread is not None
+    thread.join(timeout=60)
+    assert all(len(rule.compiled) == 1 for rule in rules)
+    assert all(rule.regex.pattern == rule.spec.pattern for rule in rules)
+    assert warm_up(rules) is None
