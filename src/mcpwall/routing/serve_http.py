@@ -10,6 +10,7 @@ import uvicorn
 
 from mcpwall.config.models import Config
 from mcpwall.errors import ConfigError
+from mcpwall.inspection.catalog import builtin_rules, warm_up
 from mcpwall.transports.http_front import HttpFront
 
 
@@ -53,6 +54,7 @@ async def serve_http(config: Config, address: tuple[str, int]) -> int:
         )
     )
     upkeep = asyncio.create_task(front.upkeep.run())
+    warm_up(builtin_rules())  # the detector's rules compile before the first listings arrive
     try:
         await server.serve()
     finally:
