@@ -15,13 +15,18 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from functools import cache
+from pathlib import Path
 from typing import Any, Final
+
+import orjson
 
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.detector import inspect_definition
 from mcpwall.inspection.findings import Finding
 from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.pins import definition_hash
+from mcpwall.store import Store
 
 DEFAULT_CAPACITY: Final = 8192
 """Definitions remembered by default: many servers' worth of tools, a few MB at most."""
@@ -61,6 +66,11 @@ class FindingsCache:
             self._entries.move_to_end(key)
             self.hits += 1
             return found
+
+    def __contains__(self, key: object) -> bool:
+        """Whether findings are remembered for ``key`` (counts neither a hit nor a miss)."""
+        with self._lock:
+            return key in self._entries
 
     def put(self, key: CacheKey, findings: tuple[Finding, ...]) -> None:
         """Remember findings for ``key``, evicting the least recently used beyond capacity."""
@@ -111,9 +121,45 @@ class CachedInspector:
         self.rules = rules
         self.cache = SHARED_CACHE if cache is None else cache
         self.fingerprint = rules_fingerprint(rules)
+        self._registry_key: str | None = None
+        self.fresh: list[tuple[str, str, str]] = []
+        """Findings the detector computed since `take_fresh` (for the registry: see `preload`)."""
         recall_for(rules)
 
-    def inspect_tool(self, tool: dict[str, Any]) -> tuple[str, list[Finding]]:
+    def preload(self, tools: list[dict[str, Any]], store: Store) -> list[str]:
+        """Take from the registry the findings of listed definitions this process has not seen;
+        returns the definition hash of each tool, in order (for `inspect_tool`).
+
+        Findings are remembered in the state database by (rules and detector code fingerprint,
+        definition hash), so a new ``mcpwall run`` in front of a known server does not run the
+        detector again. A damaged row is ignored (the definition is inspected again, and the row
+        rewritten), and a different rule set or detector version never shares rows.
+        """
+        digests = [definition_hash(tool) for tool in tools]
+        wanted = [digest for digest in digests if (self.fingerprint, digest) not in self.cache]
+        if not wanted:
+            return digests
+        for digest, text in store.known_findings(self.registry_key, wanted).items():
+            try:
+                found = tuple(Finding.from_json(item) for item in orjson.loads(text))
+            except (ValueError, TypeError, orjson.JSONDecodeError):
+                continue
+            self.cache.put((self.fingerprint, digest), found)
+        return digests
+
+    def take_fresh(self) -> list[tuple[str, str, str]]:
+        """The rows for the registry (``store.remember_findings``) computed since the last call."""
+        fresh, self.fresh = self.fresh, []
+        return fresh
+
+    @property
+    def registry_key(self) -> str:
+        """The rule set's fingerprint combined with the detector's code (`detector_digest`)."""
+        if self._registry_key is None:
+            self._registry_key = hashlib.sha256(f"{self.fingerprint}:{detector_digest()}".encode()).hexdigest()
+        return self._registry_key
+
+    def inspect_tool(self, tool: dict[str, Any], digest: str | None = None) -> tuple[str, list[Finding]]:
         """The definition hash of a tool and its findings (from the cache when seen before).
 
         Args:
@@ -122,10 +168,22 @@ class CachedInspector:
         Returns:
             ``(definition_hash, findings)``; the list is the caller's own copy.
         """
-        digest = definition_hash(tool)
+        digest = digest or definition_hash(tool)
         key = (self.fingerprint, digest)
         found = self.cache.get(key)
         if found is None:
             found = tuple(inspect_definition("tool", tool, self.rules))
             self.cache.put(key, found)
+            self.fresh.append((self.registry_key, digest, orjson.dumps([f.to_json() for f in found]).decode()))
         return digest, list(found)
+
+
+@cache
+def detector_digest() -> str:
+    """SHA-256 of the inspection package's code and data files: findings remembered across
+    processes are reused only by the detector that computed them."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.iterdir()):
+        if path.suffix in (".py", ".yaml", ".json"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

@@ -65,6 +65,29 @@ class Finding:
     context: str
     description: str = ""
 
+    @classmethod
+    def from_json(cls, data: object) -> Finding:
+        """A finding from its `to_json` form.
+
+        Raises:
+            ValueError: when ``data`` is not such a form.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("a finding is a JSON object")
+        try:
+            return cls(
+                rule=_text(data["rule"]),
+                category=_text(data["category"]),
+                severity=Severity.parse(_text(data["severity"])),
+                field=_text(data["field"]),
+                matched=_text(data["matched"]),
+                position=int(data["position"]),
+                context=_text(data["context"]),
+                description=_text(data.get("description", "")),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a finding: {exc}") from exc
+
     def to_json(self) -> dict[str, object]:
         """The finding as a JSON-ready dict (severity by name)."""
         return {
@@ -82,3 +105,9 @@ class Finding:
 def max_severity(findings: list[Finding]) -> Severity | None:
     """The highest severity among findings, or None when there are none."""
     return max((f.severity for f in findings), default=None)
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected text, got {type(value).__name__}")
+    return value

@@ -16,13 +16,14 @@ together, in one transaction.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from mcpwall.audit import Auditor
-from mcpwall.inspection.cache import CachedInspector
+from mcpwall.inspection.cache import CachedInspector, detector_digest
 from mcpwall.inspection.catalog import Rule, compile_rules, warm_up
 from mcpwall.inspection.findings import Finding, max_severity
 from mcpwall.inspection.pins import diff_definitions
@@ -67,8 +68,10 @@ class ToolReviewer:
         self.definitions: dict[str, dict[str, Any]] = {}
 
     def warm_up(self) -> None:
-        """Compile the rest of the catalog in the background (see `catalog.warm_up`)."""
-        warm_up(self.rules)
+        """Compile the rest of the catalog in the background (see `catalog.warm_up`), and work
+        out the detector's code digest there too (the key of findings kept in the registry)."""
+        if warm_up(self.rules) is not None:
+            threading.Thread(target=detector_digest, name="mcpwall-digest", daemon=True).start()
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -81,14 +84,18 @@ class ToolReviewer:
         """Review one listing (or page of one); returns a review per tool name."""
         reviews = {}
         pinned = {pin.tool: pin for pin in self.store.list_pins(self.server)}
+        digests = self.inspector.preload(tools, self.store)
         writes: list[Pin] = []
-        for tool in tools:
+        for tool, digest in zip(tools, digests, strict=True):
             name = tool.get("name")
             if isinstance(name, str):
-                reviews[name] = self._review_one(name, tool, pinned.get(name), writes=writes)
+                reviews[name] = self._review_one(name, tool, pinned.get(name), writes=writes, digest=digest)
                 self.definitions[name] = tool
+        fresh = self.inspector.take_fresh()
         if writes:
-            self.store.put_pins(writes)
+            self.store.put_pins(writes, fresh)
+        elif fresh:
+            self.store.remember_findings(fresh)
         self.known_server = self.known_server or bool(reviews)
         return reviews
 
@@ -119,9 +126,10 @@ class ToolReviewer:
         *,
         quiet: bool = False,
         writes: list[Pin] | None = None,
+        digest: str | None = None,
     ) -> Review:
         """Review one tool; a changed pin is written now, or added to ``writes`` for the caller."""
-        digest, findings = self.inspector.inspect_tool(tool)
+        digest, findings = self.inspector.inspect_tool(tool, digest)
         pin = self._updated_pin(name, tool, digest, findings, stored)
         if pin is not stored:
             if writes is None:

@@ -27,8 +27,17 @@ class Store(Protocol):
     def put_pin(self, pin: Pin) -> None:
         """Insert or replace the pin of ``(pin.server, pin.tool)``."""
 
-    def put_pins(self, pins: Sequence[Pin]) -> None:
-        """Insert or replace several pins in one transaction (a later one wins for the same tool)."""
+    def put_pins(self, pins: Sequence[Pin], findings: Sequence[tuple[str, str, str]] = ()) -> None:
+        """Insert or replace several pins in one transaction (a later one wins for the same tool),
+        and remember ``findings`` (see `remember_findings`) in the same transaction."""
+
+    def known_findings(self, rules: str, hashes: Sequence[str]) -> dict[str, str]:
+        """The findings remembered for these definition hashes under rule set ``rules`` (a
+        fingerprint), as the JSON text they were stored with; hashes never inspected are absent."""
+
+    def remember_findings(self, findings: Sequence[tuple[str, str, str]]) -> None:
+        """Remember ``(rules fingerprint, definition hash, findings JSON)`` rows (a row computed
+        again replaces the stored one, so a damaged row is repaired)."""
 
     def earlier_listers(self, tools: Sequence[str], server: str) -> dict[str, list[str]]:
         """For each of ``tools`` that other servers pinned (and still list) before ``server``

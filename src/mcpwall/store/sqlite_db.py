@@ -84,6 +84,12 @@ CREATE TABLE IF NOT EXISTS envelope_nonces (
     PRIMARY KEY (key_id, nonce)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS envelope_nonces_by_expiry ON envelope_nonces (expires_at);
+CREATE TABLE IF NOT EXISTS findings (
+    rules TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    findings TEXT NOT NULL,
+    PRIMARY KEY (rules, hash)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS envelope_nonce_counts (
     key_id TEXT PRIMARY KEY,
     live INTEGER NOT NULL

@@ -76,6 +76,8 @@ def _matches(pin: Pin, expected_hash: str) -> bool:
 
 _IN_BATCH = 500
 """Tool names per ``IN (...)`` query (SQLite allows 32,766 parameters; a listing may be long)."""
+_KNOWN_FINDINGS = "SELECT hash, findings FROM findings WHERE rules = ? AND hash IN ({marks})"
+_REMEMBER_FINDINGS = "INSERT OR REPLACE INTO findings (rules, hash, findings) VALUES (?, ?, ?)"
 _EARLIER_LISTERS = (
     "SELECT other.tool, other.server FROM pins AS other "
     "LEFT JOIN pins AS mine ON mine.tool = other.tool AND mine.server = ? "
@@ -101,11 +103,29 @@ class SqlitePins:
         with self._db.write() as conn:
             conn.execute(_UPSERT, _pin_row(pin))
 
-    def put_pins(self, pins: Sequence[Pin]) -> None:
+    def put_pins(self, pins: Sequence[Pin], findings: Sequence[tuple[str, str, str]] = ()) -> None:
         """See :meth:`mcpwall.store.Store.put_pins`."""
         rows = [_pin_row(pin) for pin in pins]
         with self._db.write() as conn:
             conn.executemany(_UPSERT, rows)
+            conn.executemany(_REMEMBER_FINDINGS, findings)
+
+    def known_findings(self, rules: str, hashes: Sequence[str]) -> dict[str, str]:
+        """See :meth:`mcpwall.store.Store.known_findings`."""
+        wanted = sorted(set(hashes))
+        found: dict[str, str] = {}
+        with self._db.read() as conn:
+            for start in range(0, len(wanted), _IN_BATCH):
+                batch = wanted[start : start + _IN_BATCH]
+                query = _KNOWN_FINDINGS.format(marks=",".join("?" * len(batch)))  # placeholders only
+                found.update(conn.execute(query, (rules, *batch)).fetchall())
+        return found
+
+    def remember_findings(self, findings: Sequence[tuple[str, str, str]]) -> None:
+        """See :meth:`mcpwall.store.Store.remember_findings`."""
+        if findings:
+            with self._db.write() as conn:
+                conn.executemany(_REMEMBER_FINDINGS, findings)
 
     def earlier_listers(self, tools: Sequence[str], server: str) -> dict[str, list[str]]:
         """See :meth:`mcpwall.store.Store.earlier_listers`."""
