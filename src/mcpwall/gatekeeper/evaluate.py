@@ -43,11 +43,8 @@ def evaluate(
         The resolution; after the call executes, pass ``resolution.classification`` to
         ``DangerZone.record`` to update the budget.
     """
-    trusted = settings.trusts_annotations(server)
-    classification = classify(server, tool, annotations, trusted, settings.overrides)
-    zone = DangerZone(settings.danger_zone)
-    classification = zone.assess(classification, arguments)
-    return zone.gate(resolve(server, tool, classification, profiles), budget)
+    resolution, _ = Gatekeeper(settings).verdict(profiles, budget, server, tool, ("", annotations), arguments)
+    return resolution
 
 
 _MEMORY: Final = 4096
@@ -55,7 +52,7 @@ _MEMORY: Final = 4096
 
 
 class Gatekeeper:
-    """`evaluate` for one settings object, remembering what does not depend on a call's arguments.
+    """The gatekeeper for one settings object, remembering what does not depend on a call's arguments.
 
     A classification depends only on (server, tool, pinned definition) under fixed settings,
     and a resolution only on that classification and the active profiles; so both are computed
@@ -83,7 +80,7 @@ class Gatekeeper:
         definition: tuple[str, Mapping[str, object] | None],
         arguments: Mapping[str, object],
     ) -> tuple[Resolution, Verdict]:
-        """Decide one tools/call, as `evaluate` does.
+        """Decide one tools/call: the one place the order of the steps is written.
 
         Args:
             profiles: the session's active profiles.
@@ -97,35 +94,39 @@ class Gatekeeper:
             The resolution and its verdict (a fresh object).
         """
         digest, annotations = definition
-        if not digest:  # no pinned definition to key on: nothing is remembered
-            resolution = evaluate(self.settings, profiles, budget, server, tool, annotations, arguments)
-            return resolution, resolution.verdict
         base = self._classified(server, tool, digest, annotations)
         assessed = self.zone.assess(base, arguments)
-        if assessed is not base:
-            resolution = self.zone.gate(resolve(server, tool, assessed, profiles), budget)
-            return resolution, resolution.verdict
+        template: Verdict | None = None
+        if assessed is base and digest:
+            resolution, template = self._resolved(server, tool, digest, base, profiles)
+        else:  # raised by its command risk, or no pinned definition to key on: nothing remembered
+            resolution = resolve(server, tool, assessed, profiles)
+        gated = self.zone.gate(resolution, budget)
+        if gated is resolution and template is not None:
+            return resolution, replace(template, detail=dict(template.detail))
+        return gated, gated.verdict
+
+    def _resolved(
+        self, server: str, tool: str, digest: str, base: Classification, profiles: Sequence[Profile]
+    ) -> tuple[Resolution, Verdict]:
         key = (server, tool, digest, *map(id, profiles))
         known = self._verdicts.get(key)
         if known is None:
             resolution = resolve(server, tool, base, profiles)
             known = (tuple(profiles), resolution, resolution.verdict)
             _remember(self._verdicts, key, known)
-        resolution = known[1]
-        gated = self.zone.gate(resolution, budget)
-        if gated is not resolution:
-            return gated, gated.verdict
-        return resolution, replace(known[2], detail=dict(known[2].detail))
+        return known[1], known[2]
 
     def _classified(
         self, server: str, tool: str, digest: str, annotations: Mapping[str, object] | None
     ) -> Classification:
         key = (server, tool, digest)
-        found = self._classes.get(key)
+        found = self._classes.get(key) if digest else None
         if found is None:
             trusted = self.settings.trusts_annotations(server)
             found = classify(server, tool, annotations, trusted, self.settings.overrides)
-            _remember(self._classes, key, found)
+            if digest:
+                _remember(self._classes, key, found)
         return found
 
 
