@@ -308,6 +308,14 @@ class Aggregate:
                 return False
             return True
 
+    async def upkeep(self, health_due: bool) -> None:
+        """The periodic work of a front: answer calls left unanswered too long; when due, check
+        the running servers' health (a check that times out counts for nothing)."""
+        self.time_out()
+        if health_due:
+            with contextlib.suppress(TimeoutError):
+                await self.check_health()
+
     async def check_health(self) -> None:
         """Ping every running, idle upstream; stop one that does not answer."""
         for link in list(self.links.values()):

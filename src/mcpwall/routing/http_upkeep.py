@@ -13,7 +13,6 @@ HTTP front has many sessions and no loop of its own, so this task runs beside uv
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -73,13 +72,9 @@ class Upkeep:
             self.audit.flush()
             await self.close(session)
         for session in list(self.sessions.values()):
-            if session.aggregate is None:
-                continue
-            session.aggregate.time_out()
-            if health_due:
-                with contextlib.suppress(TimeoutError):
-                    await session.aggregate.check_health()
-            session.flush()
+            if session.aggregate is not None:
+                await session.aggregate.upkeep(health_due)
+                session.flush()
 
     def _idle(self, now: float, sessions: Iterable[HttpClientSession]) -> list[HttpClientSession]:
         limit = self.config.http.session_idle_seconds

@@ -85,11 +85,10 @@ class StdioServe:
         next_health = loop.time() + self.config.routing.health_interval_seconds
         while True:
             await asyncio.sleep(1.0)
-            self.aggregate.time_out()
-            if loop.time() >= next_health:
+            health_due = loop.time() >= next_health
+            if health_due:
                 next_health = loop.time() + self.config.routing.health_interval_seconds
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await self.aggregate.check_health()
+            await self.aggregate.upkeep(health_due)
             self.flush()
 
     async def _close(self) -> None:
