@@ -23,10 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_relay import Peer, compile_bytecode
+from bench_relay import LIST, Peer, compile_bytecode
 
 INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
-LIST = b'{"jsonrpc":"2.0","id":"list","method":"tools/list"}\n'
 INIT = (
     b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
     b'"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n'
