@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -103,8 +104,9 @@ _WARMING: set[int] = set()
 """Rule sets (by identity) a warm-up thread was started for: at most one per set per process."""
 
 
-def warm_up(rules: tuple[Rule, ...]) -> threading.Thread | None:
-    """Compile every rule of ``rules`` not compiled yet, in a background thread.
+def warm_up(rules: tuple[Rule, ...], then: Callable[[], object] | None = None) -> threading.Thread | None:
+    """Compile every rule of ``rules`` not compiled yet, in a background thread (then run
+    ``then`` there too, if given: more once-per-process work that should stay off the first listing).
 
     Compiling on first use keeps start-up short, but then the first listing pays for the rules
     it needs (about 1 ms each). Started once the server is spawned, this thread compiles them
@@ -115,15 +117,17 @@ def warm_up(rules: tuple[Rule, ...]) -> threading.Thread | None:
     if id(rules) in _WARMING:
         return None
     _WARMING.add(id(rules))
-    thread = threading.Thread(target=_compile_all, args=(rules,), name="mcpwall-rules", daemon=True)
+    thread = threading.Thread(target=_compile_all, args=(rules, then), name="mcpwall-rules", daemon=True)
     thread.start()
     return thread
 
 
-def _compile_all(rules: tuple[Rule, ...]) -> None:
+def _compile_all(rules: tuple[Rule, ...], then: Callable[[], object] | None) -> None:
     for rule in rules:
         rule.regex  # noqa: B018 - compiling is the point
         time.sleep(0)  # give the GIL back between rules: the relay never waits more than one compile
+    if then is not None:
+        then()
 
 
 def compile_rule(spec: RuleSpec, *, lazily: bool = False) -> Rule:

@@ -16,7 +16,6 @@ together, in one transaction.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
@@ -70,8 +69,7 @@ class ToolReviewer:
     def warm_up(self) -> None:
         """Compile the rest of the catalog in the background (see `catalog.warm_up`), and work
         out the detector's code digest there too (the key of findings kept in the registry)."""
-        if warm_up(self.rules) is not None:
-            threading.Thread(target=detector_digest, name="mcpwall-digest", daemon=True).start()
+        warm_up(self.rules, then=detector_digest)
 
     @property
     def rules(self) -> tuple[Rule, ...]:
