@@ -6,6 +6,7 @@ import json
 import os
 import signal
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import orjson
 import pytest
@@ -17,10 +18,10 @@ from mcpwall.audit import verify
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-async def peer(wall: Wall) -> AsyncIterator[RawPeer]:
-    config = wall.write_config({"wire": {"max_line_bytes": 65536}, "tools": {"deny": ["delete_note"]}})
-    argv = wall.argv(fixture_server("wellbehaved"), config=config)
+@asynccontextmanager
+async def _listed(wall: Wall, server: str, config: dict[str, object]) -> AsyncIterator[RawPeer]:
+    """A raw client of ``mcpwall run`` in front of a fixture server, past the handshake and a listing."""
+    argv = wall.argv(fixture_server(server), config=wall.write_config(config))
     raw = await RawPeer.start(argv, wall.env(), wall.workdir)
     try:
         await raw.handshake()
@@ -28,6 +29,14 @@ async def peer(wall: Wall) -> AsyncIterator[RawPeer]:
         yield raw
     finally:
         await raw.aclose()
+
+
+@pytest.fixture
+async def peer(wall: Wall) -> AsyncIterator[RawPeer]:
+    async with _listed(
+        wall, "wellbehaved", {"wire": {"max_line_bytes": 65536}, "tools": {"deny": ["delete_note"]}}
+    ) as raw:
+        yield raw
 
 
 def _audit(wall: Wall) -> list[dict[str, object]]:
@@ -171,14 +180,8 @@ async def test_closing_stdin_stops_server_and_exits_zero(peer: RawPeer, wall: Wa
 
 @pytest.fixture
 async def bad_server(wall: Wall) -> AsyncIterator[RawPeer]:
-    config = wall.write_config({"wire": {"max_line_bytes": 1_048_576}})
-    raw = await RawPeer.start(wall.argv(fixture_server("malformed"), config=config), wall.env(), wall.workdir)
-    try:
-        await raw.handshake()
-        await raw.request("list", "tools/list")
+    async with _listed(wall, "malformed", {"wire": {"max_line_bytes": 1_048_576}}) as raw:
         yield raw
-    finally:
-        await raw.aclose()
 
 
 @pytest.mark.parametrize(
