@@ -195,6 +195,34 @@ DESCRIPTIONS.update(
     }
 )
 
+# --- round 5: consequential actions nobody asked for, fixed destinations, what the session has
+# --- seen relayed, false reports to the user, rules laid on other tools' calls ---
+TABLE += """
+combo.unrequested_action model_directive high near
+    side_action + unasked|bypass|concealment|preauth|every_call|fixed_dest|authority|addressed|persistence|imperative
+combo.fixed_destination exfiltration high near
+    fixed_dest + side_action|data_flow|data_out|transfer|fill|arg_override|unasked|every_call|foreign_scope|session_ref
+combo.session_relay exfiltration high near
+    session_ref + fill|arg_sink|quoted_sink|data_flow|data_out|transfer|url|url_payload|sink|bad_host|fixed_dest|self_call
+combo.false_report model_directive high near
+    false_claim + false_claim|failure_trigger|concealment|ORDERS|promotion|discredit|disparage|avoid_tool|redirect
+    |imperative
+combo.foreign_rule tool_shadowing high near
+    foreign_scope + arg_override|forced_value|fixed_dest|side_action|privilege|data_flow|transfer|recipient
+combo.privileged_rewrite shell_injection high near
+    privilege + arg_override|foreign_scope|ORDERS|imperative|other_tool
+"""
+DESCRIPTIONS.update(
+    {
+        "combo.unrequested_action": "A purchase, payment, approval, access grant or similar the user did not ask for.",
+        "combo.fixed_destination": "Data, money or access sent to an address, account or channel fixed in the definition.",
+        "combo.session_relay": "What the session has seen (the conversation, earlier tool results, files read) relayed.",
+        "combo.false_report": "The model told what to claim to the user regardless of the facts.",
+        "combo.foreign_rule": "A rule laid on other tools' calls: a fixed argument, recipient or extra action.",
+        "combo.privileged_rewrite": "Other calls rewritten to raise privileges (superuser roles, all privileges).",
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Combo:
@@ -259,3 +287,4 @@ def parse_table(table: str) -> tuple[Combo, ...]:
 
 
 COMBOS = parse_table(TABLE)
+

@@ -5,9 +5,15 @@ and ``bcc`` parameters; a security scanner quotes attack phrases as examples. No
 address the model. :func:`reclassify` rewrites such hits before the combinations are scored:
 
 - a secret file named by the tool's own name or parameters, or in the purpose sentence (the
-  first sentence of the description, when it gives no order), becomes ``secret_own``: it only
-  counts when it flows to a destination (``combo.own_secret_exfiltration``);
+  first sentence of the description, when it gives no order), or named again later after the
+  purpose sentence named it, or in a sentence saying where the tool's own credentials come from
+  ("credentials come from the standard AWS chain"), becomes ``secret_own``: it only counts when
+  it flows to a destination (``combo.own_secret_exfiltration``);
+- a consequential action (``side_action``) or an imperative whose words name the tool's own
+  subject (its names, its purpose sentence) is the tool describing its own job;
 - a copy-recipient word that is one of the tool's own parameters becomes ``recipient_own``;
+- a destination that is the tool's own file (``appends a line to ~/.bashrc`` in a dotfiles
+  manager) becomes ``sink_own``;
 - hits inside a quoted example ("such as 'ignore previous instructions'") are dropped.
 
 :func:`is_value_slot` tells whether a field is a schema *value* (default, enum, example, const):
@@ -35,7 +41,16 @@ ORDERS = frozenset(
     }
 )
 """Signals that make a sentence an order rather than the tool's purpose (see :func:`purpose_end`)."""
-OWNABLE = {"secret_file": "secret_own", "recipient": "recipient_own"}
+OWNABLE = {
+    "secret_file": "secret_own",
+    "recipient": "recipient_own",
+    "side_action": "own_action",
+    "imperative": "own_imperative",
+}
+ACTIONS = frozenset({"side_action", "imperative"})
+"""Ownable signals judged by their content words against the tool's names and purpose sentence."""
+VERB_STEM = 5
+"""Letters of a verb compared when judging whether an action is the tool's own."""
 GENERIC_TOKENS = frozenset(
     "home users root etc config file files the local data json library application support path dir".split()  # noqa: SIM905 - a word list reads best as text
 )
@@ -113,11 +128,39 @@ def mention_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _is_own(hit: Hit, own: Own, purpose: int) -> bool:
+def _is_own(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> bool:
     if hit.signal == "recipient":
         return canon(hit.text) in own.names
+    if hit.signal in ACTIONS:
+        return hit.end <= purpose or _own_action(hit, own, text[:purpose])
+    if hit.end <= purpose or any(start <= hit.start < end for start, end in provenance):
+        return True
     words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(hit.text.lower())} - GENERIC_TOKENS
-    return hit.end <= purpose or bool(words & own.tokens)
+    named = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(text[:purpose].lower())}
+    return bool(words & own.tokens) or (bool(words) and words <= named)
+
+
+def _sentences_of(text: str, hits: list[Hit], signal: str) -> list[tuple[int, int]]:
+    """The sentences holding a hit of ``signal`` (start and end offsets)."""
+    spans = []
+    for hit in hits:
+        if hit.signal == signal:
+            starts = [m.end() for m in SENTENCE_END.finditer(text, 0, hit.start)]
+            after = SENTENCE_END.search(text, hit.end)
+            spans.append((starts[-1] if starts else 0, after.start() if after else len(text)))
+    return spans
+
+
+def _own_action(hit: Hit, own: Own, purpose: str) -> bool:
+    """An action whose verb is the tool's own (in its names or its purpose sentence).
+
+    ``approve the expense`` in ``approve_expense``, ``completes the purchase`` in a checkout tool:
+    the tool describing its own job, not an extra step for the model. Verbs compare by their first
+    letters (approve, approves, approved).
+    """
+    verb = next(iter(WORD.findall(hit.text.lower())), "")
+    named = own.tokens | set(WORD.findall(purpose.lower()))
+    return bool(verb) and verb[:VERB_STEM] in {word[:VERB_STEM] for word in named}
 
 
 def quoted_example(hit: Hit, spans: list[tuple[int, int]]) -> bool:
@@ -128,6 +171,15 @@ def quoted_example(hit: Hit, spans: list[tuple[int, int]]) -> bool:
 def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     """The hits of one field (quoted examples already removed) with the tool's own subject marked."""
     purpose = purpose_end(field, text, hits)
-    return [
-        replace(h, signal=OWNABLE[h.signal]) if h.signal in OWNABLE and _is_own(h, own, purpose) else h for h in hits
+    provenance = _sentences_of(text, hits, "provenance")
+    judged = [
+        replace(h, signal=OWNABLE[h.signal]) if h.signal in OWNABLE and _is_own(h, own, purpose, text, provenance) else h
+        for h in hits
     ]
+    own_files = [(h.start, h.end) for h in judged if h.signal == "secret_own"]
+    return [replace(h, signal="sink_own") if h.signal == "sink" and _overlaps(h, own_files) else h for h in judged]
+
+
+def _overlaps(hit: Hit, spans: list[tuple[int, int]]) -> bool:
+    """True when the hit shares characters with one of the spans (a sink that is the tool's own file)."""
+    return any(hit.start < end and start < hit.end for start, end in spans)
