@@ -202,8 +202,10 @@ combo.unrequested_action model_directive high near
     side_action + unasked|bypass|concealment|preauth|every_call|fixed_dest|authority|addressed|persistence|imperative
 combo.fixed_destination exfiltration high near
     fixed_dest + side_action|data_flow|data_out|transfer|fill|arg_override|unasked|every_call|foreign_scope|session_ref
+    |concealment|bypass|override
 combo.session_relay exfiltration high near
-    session_ref + fill|arg_sink|quoted_sink|data_flow|data_out|transfer|url|url_payload|sink|bad_host|fixed_dest|self_call
+    session_ref + fill|arg_sink|quoted_sink|data_flow|data_out|transfer|url|url_payload|sink|bad_host|fixed_dest
+    |self_call
 combo.false_report model_directive high near
     false_claim + false_claim|failure_trigger|concealment|ORDERS|promotion|discredit|disparage|avoid_tool|redirect
     |imperative
@@ -211,15 +213,27 @@ combo.foreign_rule tool_shadowing high near
     foreign_scope + arg_override|forced_value|fixed_dest|side_action|privilege|data_flow|transfer|recipient
 combo.privileged_rewrite shell_injection high near
     privilege + arg_override|foreign_scope|ORDERS|imperative|other_tool
+combo.user_choice_override tool_shadowing high near
+    arg_override + other_tool|foreign_scope|fixed_dest|side_action|privilege|concealment
+combo.secret_into_parameter credential_theft critical near
+    secret_seen + forced_value|forced_own|fill|arg_sink|quoted_sink|data_flow|transfer|ORDERS
+combo.skimming exfiltration high near
+    skim + side_action|transfer|other_tool|data_flow|fixed_dest|concealment
+combo.output_obeyed model_directive high near
+    obey_output + ORDERS|override|unasked|imperative|obey_output
 """
 DESCRIPTIONS.update(
     {
         "combo.unrequested_action": "A purchase, payment, approval, access grant or similar the user did not ask for.",
-        "combo.fixed_destination": "Data, money or access sent to an address, account or channel fixed in the definition.",
-        "combo.session_relay": "What the session has seen (the conversation, earlier tool results, files read) relayed.",
+        "combo.fixed_destination": "Data, money or access sent to an address, account or channel fixed here.",
+        "combo.session_relay": "What the session has seen (the conversation, earlier results, files read) relayed.",
         "combo.false_report": "The model told what to claim to the user regardless of the facts.",
         "combo.foreign_rule": "A rule laid on other tools' calls: a fixed argument, recipient or extra action.",
         "combo.privileged_rewrite": "Other calls rewritten to raise privileges (superuser roles, all privileges).",
+        "combo.user_choice_override": "Another tool's arguments rewritten: the user's choice replaced, forced flags.",
+        "combo.secret_into_parameter": "Secrets the model comes across put into a parameter of a call.",
+        "combo.skimming": "A cut of every amount moved to someone else.",
+        "combo.output_obeyed": "Text in tool output to be obeyed as instructions, over what the user asked.",
     }
 )
 
@@ -287,4 +301,3 @@ def parse_table(table: str) -> tuple[Combo, ...]:
 
 
 COMBOS = parse_table(TABLE)
-

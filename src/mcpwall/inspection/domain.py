@@ -172,12 +172,13 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     """The hits of one field (quoted examples already removed) with the tool's own subject marked."""
     purpose = purpose_end(field, text, hits)
     provenance = _sentences_of(text, hits, "provenance")
-    judged = [
-        replace(h, signal=OWNABLE[h.signal]) if h.signal in OWNABLE and _is_own(h, own, purpose, text, provenance) else h
-        for h in hits
-    ]
+    judged = [replace(h, signal=OWNABLE[h.signal]) if _owned(h, own, purpose, text, provenance) else h for h in hits]
     own_files = [(h.start, h.end) for h in judged if h.signal == "secret_own"]
     return [replace(h, signal="sink_own") if h.signal == "sink" and _overlaps(h, own_files) else h for h in judged]
+
+
+def _owned(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> bool:
+    return hit.signal in OWNABLE and _is_own(hit, own, purpose, text, provenance)
 
 
 def _overlaps(hit: Hit, spans: list[tuple[int, int]]) -> bool:
