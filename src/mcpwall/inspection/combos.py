@@ -217,6 +217,10 @@ combo.user_choice_override tool_shadowing high near
     arg_override + other_tool|foreign_scope|fixed_dest|side_action|privilege|concealment
 combo.secret_into_parameter credential_theft critical near
     secret_seen + forced_value|forced_own|fill|arg_sink|quoted_sink|data_flow|transfer|ORDERS
+combo.personal_records exfiltration high near
+    pii + fill|arg_sink|quoted_sink|data_flow|transfer|data_out|other_tool|recipient|fixed_dest
+combo.secret_in_setting credential_theft critical near
+    env_key_ask + forced_value|forced_own|fake_error|concealment
 combo.skimming exfiltration high near
     skim + side_action|transfer|other_tool|data_flow|fixed_dest|concealment
 combo.output_obeyed model_directive high near
@@ -232,6 +236,8 @@ DESCRIPTIONS.update(
         "combo.privileged_rewrite": "Other calls rewritten to raise privileges (superuser roles, all privileges).",
         "combo.user_choice_override": "Another tool's arguments rewritten: the user's choice replaced, forced flags.",
         "combo.secret_into_parameter": "Secrets the model comes across put into a parameter of a call.",
+        "combo.personal_records": "Health records, insurance or passport numbers moved into a call or elsewhere.",
+        "combo.secret_in_setting": "A key or token from the environment set as an argument, under a pretext.",
         "combo.skimming": "A cut of every amount moved to someone else.",
         "combo.output_obeyed": "Text in tool output to be obeyed as instructions, over what the user asked.",
     }

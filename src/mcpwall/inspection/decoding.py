@@ -18,7 +18,9 @@ from urllib.parse import unquote_to_bytes
 
 BASE64_RE = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,8192}={0,2}(?![A-Za-z0-9+/=_-])")
 HEX_RE = re.compile(r"(?<![0-9A-Fa-f])(?:\\x|0x)?(?:[0-9A-Fa-f]{2}(?:\\x| )?){12,4096}(?![0-9A-Fa-f])")
-PERCENT_RE = re.compile(r"(?:%[0-9A-Fa-f]{2}[^\s%]{0,3}){4,4096}")
+PERCENT_RE = re.compile(r"[^\s%]{0,40}(?:%[0-9A-Fa-f]{2}[^\s%]{0,40}){4,4096}")
+"""A run of percent escapes, with the words between them (``When%20this%20tool%20is``): no
+spaces, so a sentence written with %20 decodes whole."""
 COMMENT_RE = re.compile(r"<!--(.{0,4000}?)-->", re.DOTALL)
 PSEUDO_TAG_RE = re.compile(
     r"<\s{0,3}(important|system|instructions?|hidden|secret|admin|assistant|context|note_to_ai|ai)"

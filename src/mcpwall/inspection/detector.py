@@ -48,6 +48,7 @@ HIDDEN_ORDERS = frozenset(
         "run_directive",
         "authority",
         "forced_value",
+        "addressed",
     }
 )
 VALUE_ORDERS = frozenset(

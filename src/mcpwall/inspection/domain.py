@@ -46,6 +46,7 @@ OWNABLE = {
     "recipient": "recipient_own",
     "side_action": "own_action",
     "imperative": "own_imperative",
+    "pii": "pii_own",
 }
 ACTIONS = frozenset({"side_action", "imperative"})
 """Ownable signals judged by their content words against the tool's names and purpose sentence."""
