@@ -25,7 +25,9 @@ from mcpwall.audit import Auditor
 from mcpwall.errors import ProtocolError
 from mcpwall.jsonrpc import Kind, Message
 from mcpwall.routing import eras, front
+from mcpwall.routing.held_questions import HeldQuestions
 from mcpwall.routing.index import CapabilityIndex
+from mcpwall.routing.input_rounds import InputRounds, asks_input
 from mcpwall.routing.link import UpstreamLink
 from mcpwall.routing.names import Route, public_names
 from mcpwall.routing.settings import RoutingSettings
@@ -73,6 +75,16 @@ class Aggregate:
         self.calls: dict[tuple[str, str], jsonrpc.RequestId] = {}
         self.forwarded: dict[jsonrpc.RequestId, tuple[str, str]] = {}
         self.reverse: dict[str, tuple[str, jsonrpc.RequestId]] = {}
+        self.sent: dict[tuple[str, str], dict[str, Any]] = {}
+        self.questions = InputRounds(send, settings.call_timeout_seconds, lambda: self.capabilities)
+        self.held = HeldQuestions(
+            self.calls,
+            self.forwarded,
+            self.sent,
+            self._answer_call,
+            lambda: self.capabilities,
+            settings.call_timeout_seconds,
+        )
         self.tasks: set[asyncio.Task[Any]] = set()
         self._ids = 0
         self._lock = asyncio.Lock()
@@ -157,6 +169,8 @@ class Aggregate:
                     link.send(message.obj)
 
     def _answer_to_server(self, message: Message) -> None:
+        if self.questions.answered(message):
+            return
         target = self.reverse.pop(str(message.id), None)
         if target is None:
             self.audit.emit("response_dropped", direction="client", id=message.id, reason="unsolicited")
@@ -240,6 +254,8 @@ class Aggregate:
             self._error(message.id, jsonrpc.INVALID_PARAMS, "unknown prompt or resource")
             return
         answer = await link.request(message.method, params, self.settings.call_timeout_seconds)
+        if not self.modern and asks_input(answer):
+            answer = await self.questions.settle(link, message.method, params, answer)
         self.send(jsonrpc.dump(self._shaped(message.method, {**answer, "id": message.id})))
 
     def _route_call(self, message: Message) -> None:
@@ -249,6 +265,8 @@ class Aggregate:
             self.audit.emit("tool_call_denied", tool=str(name), violation="ToolNotFound", status="PERMISSION_DENIED")
             data = {"violation": "ToolNotFound", "tool": name}
             self._error(message.id, jsonrpc.POLICY_DENIED, "Blocked by mcpwall policy.", data)
+            return
+        if self.modern and self.held.retried(message, route):
             return
         self._spawn(self._call(self.links[route[0]], route[1], message))
 
@@ -261,7 +279,8 @@ class Aggregate:
         assert message.id is not None  # noqa: S101 -- a request
         self.calls[(link.name, upstream_id)] = message.id
         self.forwarded[message.id] = (link.name, upstream_id)
-        link.send({**message.obj, "id": upstream_id, "params": {**message.params, "name": tool}})
+        params = self.sent[(link.name, upstream_id)] = {**message.params, "name": tool}
+        link.send({**message.obj, "id": upstream_id, "params": params})
         self.flush()
 
     def _permitted(self, server: str, tool: str) -> bool:
@@ -273,11 +292,20 @@ class Aggregate:
         """What an upstream's session lets out toward the client."""
         method = message.get("method")
         if method is None:
-            client_id = self.calls.pop((link.name, str(message.get("id"))), None)
-            if client_id is not None:
-                self.forwarded.pop(client_id, None)
-                self.send(jsonrpc.dump(self._shaped("tools/call", {**message, "id": client_id})))
+            key = (link.name, str(message.get("id")))
+            client_id, params = self.calls.pop(key, None), self.sent.pop(key, None)
+            if client_id is None:
+                self.held.finished(key, message)
+                return
+            self.forwarded.pop(client_id, None)
+            self.held.settled(key)
+            if params is not None and not self.modern and asks_input(message):
+                self._spawn(self._settled_call(link, client_id, params, message))
+            else:
+                self._answer_call(client_id, message)
         elif "id" in message:
+            if self.modern and not link.era.modern and self.held.asked(link, message):
+                return
             public_id = f"{link.name}/{message['id']}"
             self.reverse[public_id] = (link.name, message["id"])
             self.send(jsonrpc.dump({**message, "id": public_id}))
@@ -285,6 +313,21 @@ class Aggregate:
             self.send(jsonrpc.dump({"jsonrpc": "2.0", "method": method}))
         else:
             self.send(jsonrpc.dump(message))
+
+    async def _settled_call(
+        self, link: UpstreamLink, client_id: jsonrpc.RequestId, params: dict[str, Any], first: dict[str, Any]
+    ) -> None:
+        """A handshake-era client's call a 2026-07-28 upstream asked questions about (`input_rounds`)."""
+        try:
+            answer = await self.questions.settle(link, "tools/call", params, first)
+        except Exception:  # boundary: the client gets an error, never silence
+            log.exception("mcpwall: relaying %s's questions failed", link.name)
+            answer = jsonrpc.error(None, jsonrpc.INTERNAL_ERROR, "mcpwall failed to relay the server's questions")
+        self._answer_call(client_id, answer)
+        link.flush()
+
+    def _answer_call(self, client_id: jsonrpc.RequestId, response: dict[str, Any]) -> None:
+        self.send(jsonrpc.dump(self._shaped("tools/call", {**response, "id": client_id})))
 
     # ----- pool ------------------------------------------------------------------------------
 

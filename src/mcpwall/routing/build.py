@@ -51,6 +51,7 @@ def build_aggregate(
             auditor,
             deliver,
             flush,
+            config.wire.max_line_bytes,
         )
     front_audit = Auditor(chain, session=session, server="mcpwall")
     aggregate = Aggregate(links, config.routing, front_audit, send, manifest)

@@ -18,6 +18,11 @@ Upstream side (`UpstreamEra`): only the protocol envelope changes on the way out
 ``_meta`` keys are stamped for a 2026-07-28 upstream (mcpwall's clientInfo, the client's
 capabilities) when the message has none, and removed for a handshake-era upstream. Names and
 arguments, what the checks read, are never touched.
+
+Questions an upstream asks its client cross eras too: a 2026-07-28 upstream's ``input_required``
+becomes server-to-client requests for a handshake-era client (`input_rounds`), and a
+handshake-era upstream's mid-call request becomes ``input_required`` for a 2026-07-28 client
+(`held_questions`).
 """
 
 from __future__ import annotations

@@ -44,6 +44,9 @@ class UpstreamLink:
         auditor: its audit trail (shared chain, this server's identity).
         deliver: where its answers and notifications go.
         flush: writes the audit records and every pending output (the aggregate's).
+        max_line: the longest line accepted from the server (``wire.max_line_bytes``); a longer
+            one is refused by the session as under ``mcpwall run`` (audited; the request it
+            answers gets an error; nothing forwarded).
     """
 
     def __init__(
@@ -54,6 +57,7 @@ class UpstreamLink:
         auditor: Auditor,
         deliver: Delivery,
         flush: Callable[[], None],
+        max_line: int,
     ) -> None:
         self.name = name
         self.upstream = upstream
@@ -61,6 +65,7 @@ class UpstreamLink:
         self.audit = auditor
         self.deliver = deliver
         self.flush = flush
+        self.max_line = max_line
         self.session: Session | None = None
         self.writer: Any = None
         self.outbox = bytearray()
@@ -93,7 +98,7 @@ class UpstreamLink:
             to_server=self._to_server,
             on_hold=self._hold,
         )
-        self.pump = asyncio.create_task(self._pump(LineReader(reader, 16 * 1024 * 1024)))
+        self.pump = asyncio.create_task(self._pump(LineReader(reader, self.max_line)))
         self.era = await handshake.open_upstream(self, client_capabilities, within, modern=modern)
         self.flush()
 

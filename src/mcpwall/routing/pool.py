@@ -49,7 +49,7 @@ class UpstreamPool:
             else:
                 upstream, identity, _ = prepare_upstream(config, name, [])
             self.identities[name] = identity
-            self.connections[name] = SharedConnection(name, upstream, self.audit)
+            self.connections[name] = SharedConnection(name, upstream, self.audit, config.wire.max_line_bytes)
         self._lock = asyncio.Lock()
 
     def port(self, name: str) -> PoolPort:

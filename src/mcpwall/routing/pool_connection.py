@@ -8,9 +8,12 @@ server). The connection multiplexes the ports on one wire:
   comes back to that port under the port's own id; a progress token is renamed the same way, so
   progress reaches the session that asked;
 - a request or notification the server starts on its own (sampling, elicitation, roots, log
-  messages) goes to the one port with requests in flight; when several have (no wire tells
-  which caused it), a request is refused with an error to the server and a notification dropped,
-  both audited (fail closed: never shown to the wrong agent);
+  messages) that came on the SSE stream answering one request (Streamable HTTP) goes to the port
+  that sent that request, however many others are in flight; one from stdio or the GET stream
+  goes to the one port with requests in flight; when several have (that wire does not tell
+  which caused it), or the request it came with is nobody's any more, a request is refused with
+  an error to the server and a notification dropped, both audited (fail closed: never shown to
+  the wrong agent);
 - ``list_changed`` notifications go to every port;
 - the initialize handshake happens once; later ports get the same answer (`PoolPort`).
 """
@@ -22,13 +25,14 @@ import contextlib
 import logging
 import re
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from mcpwall import jsonrpc
 from mcpwall.audit import Auditor
-from mcpwall.transports.http_upstream import HttpUpstream
+from mcpwall.transports.http_upstream import HttpUpstream, Origin
 from mcpwall.transports.lines import LineReader, Oversized
 from mcpwall.transports.stdio import StdioUpstream
 
@@ -37,7 +41,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_LINE = 16 * 1024 * 1024
 _SNIFF_ID = re.compile(rb'"id"\s*:\s*"(p\d+)"')
 
 
@@ -48,12 +51,15 @@ class SharedConnection:
         name: the server's name in the config.
         upstream: its transport (not started).
         auditor: the pool's audit trail.
+        max_line: the longest line accepted from the server (``wire.max_line_bytes``).
     """
 
-    def __init__(self, name: str, upstream: StdioUpstream | HttpUpstream, auditor: Auditor) -> None:
+    def __init__(self, name: str, upstream: StdioUpstream | HttpUpstream, auditor: Auditor, max_line: int) -> None:
         self.name = name
         self.upstream = upstream
         self.audit = auditor
+        self.max_line = max_line
+        self._origins: deque[Origin] | None = None
         self.ports: set[PoolPort] = set()
         self.requests: dict[str, tuple[PoolPort, jsonrpc.RequestId]] = {}
         self.progress: dict[str, tuple[PoolPort, Any]] = {}
@@ -85,7 +91,10 @@ class SharedConnection:
         reader, self._writer = await self.upstream.start(stdout_limit=1 << 20)
         self.pid = self.upstream.pid
         self.init, self.initialized_sent = None, False
-        self._pump = asyncio.create_task(self._read(LineReader(reader, MAX_LINE)))
+        self._origins = None
+        if isinstance(self.upstream, HttpUpstream) and self.upstream.kind == "streamable-http":
+            self._origins = self.upstream.track_origins()
+        self._pump = asyncio.create_task(self._read(LineReader(reader, self.max_line)))
 
     async def stop(self, grace: float) -> int | None:
         """Stop the server; every attached port sees its stream end."""
@@ -135,13 +144,29 @@ class SharedConnection:
         try:
             while (lines := await reader.batch()) is not None:
                 for line in lines:
-                    self._route(line)
+                    self._route(line, self._origin(line))
                 for port in list(self.ports):
                     port.flush()
         finally:
             self._gone()
 
-    def _route(self, line: bytes | Oversized) -> None:
+    def _origin(self, line: bytes | Oversized) -> Any:
+        """The wire id of the request whose SSE stream carried ``line`` (None: stdio or GET stream).
+
+        The upstream records one origin per line it hands over, with the line's length; a length
+        that does not match means the two are out of step: origins are not used again (the rule
+        for stdio applies, which refuses what it cannot attribute).
+        """
+        if not self._origins:
+            return None
+        origin, size = self._origins.popleft()
+        if size != (line.size if isinstance(line, Oversized) else len(line)):
+            log.error("mcpwall: the origins of %s's messages are out of step; no longer used", self.name)
+            self._origins = None
+            return None
+        return origin
+
+    def _route(self, line: bytes | Oversized, origin: Any = None) -> None:
         if isinstance(line, Oversized):
             self._oversized(line)
             return
@@ -156,9 +181,9 @@ class SharedConnection:
         if method is None:
             self._answer(message)
         elif "id" in message:
-            self._server_request(message)
+            self._server_request(message, origin)
         else:
-            self._notification(message, method)
+            self._notification(message, method, origin)
 
     def _answer(self, message: dict[str, Any]) -> None:
         wire_id = str(message.get("id"))
@@ -169,17 +194,17 @@ class SharedConnection:
         self.progress.pop(f"mcpwall-progress-{wire_id[1:]}", None)
         owner[0].answered({**message, "id": owner[1]})
 
-    def _server_request(self, message: dict[str, Any]) -> None:
-        port = self._cause()
+    def _server_request(self, message: dict[str, Any], origin: Any) -> None:
+        port = self._recipient(origin)
         if port is None:
-            self.audit.emit("message_rejected", direction="server", upstream=self.name, reason="no single session")
+            self.audit.emit("message_rejected", direction="server", upstream=self.name, reason=_unowned(origin))
             text = "mcpwall cannot tell which client session this request belongs to"
             self.send(jsonrpc.error(message["id"], jsonrpc.MESSAGE_REJECTED, text))
             return
         self.server_requests[_key(message["id"])] = port
         port.deliver(message)
 
-    def _notification(self, message: dict[str, Any], method: Any) -> None:
+    def _notification(self, message: dict[str, Any], method: Any, origin: Any) -> None:
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
         if isinstance(method, str) and method.endswith("/list_changed"):
             for port in list(self.ports):
@@ -192,10 +217,18 @@ class SharedConnection:
             asked = self.server_requests.pop(_key(params.get("requestId")), None)
             if asked is not None:
                 asked.deliver(message)
-        elif (cause := self._cause()) is not None:
+        elif (cause := self._recipient(origin)) is not None:
             cause.deliver(message)
         else:
-            self.audit.emit("message_rejected", direction="server", upstream=self.name, reason="no single session")
+            self.audit.emit("message_rejected", direction="server", upstream=self.name, reason=_unowned(origin))
+
+    def _recipient(self, origin: Any) -> PoolPort | None:
+        """Where a message the server started goes: the port whose request's stream carried it,
+        else (stdio, GET stream) the one port that can have caused it."""
+        if origin is None:
+            return self._cause()
+        owner = self.requests.get(str(origin))
+        return owner[0] if owner is not None else None
 
     def _cause(self) -> PoolPort | None:
         """The one port with requests in flight (or the only port), if there is exactly one."""
@@ -205,9 +238,11 @@ class SharedConnection:
     def _oversized(self, line: Oversized) -> None:
         found = _SNIFF_ID.search(line.prefix)
         owner = self.requests.pop(found.group(1).decode(), None) if found else None
-        self.audit.emit("message_rejected", direction="server", upstream=self.name, reason="line too long")
+        self.audit.emit(
+            "message_rejected", direction="server", upstream=self.name, reason="line too long", size=line.size
+        )
         if owner is not None:
-            text = "the server's answer was too long"
+            text = "server response too large"
             owner[0].answered(jsonrpc.error(owner[1], jsonrpc.MESSAGE_REJECTED, text, {"size": line.size}))
 
     def _gone(self) -> None:
@@ -222,6 +257,11 @@ class SharedConnection:
         self.server_requests.clear()
         if self.init is not None and not self.init.done():
             self.init.set_result(jsonrpc.error(None, jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server is not running"))
+
+
+def _unowned(origin: Any) -> str:
+    """Why a message the server started reaches no session (for the audit record)."""
+    return "no single session" if origin is None else "its request has no session any more"
 
 
 def _key(request_id: Any) -> str:

@@ -17,7 +17,13 @@ Streamable HTTP, as spoken here:
 - a request that fails on the wire (connection refused, HTTP error) gets a JSON-RPC error
   answer of the gateway's (UPSTREAM_UNAVAILABLE); a refused connection or an expired session
   (404) ends the stream, so the server is started again on its next use;
-- ``stop`` sends ``DELETE`` to end the session, then closes the connections.
+- ``stop`` sends ``DELETE`` to end the session, then closes the connections;
+- the connections go through the proxy the environment names (``HTTPS_PROXY``, ``NO_PROXY`` …,
+  see `proxy`); its password joins the server's secrets, so it is redacted if ever echoed;
+- when its reader asks (`track_origins`), each line handed over is recorded with the request
+  whose answer carried it (the POST it answered, or None for the GET stream): a server-to-client
+  request or notification on a request's own SSE stream belongs to that request
+  (`SharedConnection`).
 
 Header values may be credential references: they are resolved before this class gets them, sent
 only to this server, and redacted (by the session) if it echoes them back.
@@ -28,20 +34,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Coroutine
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import orjson
 
 from mcpwall import jsonrpc
 from mcpwall.credentials import Secrets
+from mcpwall.errors import UpstreamStartError
 from mcpwall.transports.http_wire import HttpWire, WireResponse, sse_events
 from mcpwall.transports.mcp_headers import with_routing
+from mcpwall.transports.proxy import Proxy, proxy_for
 from mcpwall.transports.sse_upstream import SseUpstream
 
 log = logging.getLogger(__name__)
 
 Kind = Literal["streamable-http", "sse"]
+Origin = tuple[Any, int]
+"""Where one line handed to the session came from: the id of the request whose answer carried it
+(None: the GET stream), and the line's length (so a reader can tell it is still in step)."""
 MAX_MESSAGE = 16 * 1024 * 1024
 GET_RETRIES = 5
 
@@ -72,13 +85,16 @@ class HttpUpstream:
         self._ordered: asyncio.Future[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = asyncio.Event()
+        self._origins: deque[Origin] | None = None
+        self._registered: set[str] = set()
 
     async def start(self, stdout_limit: int) -> tuple[asyncio.StreamReader, Any]:
         """Get ready to talk; the server's messages as lines, and a writer that takes lines.
 
         Raises:
             UpstreamStartError: when a legacy SSE server cannot be reached (a Streamable HTTP
-                one that cannot be reached fails its initialize instead).
+                one that cannot be reached fails its initialize instead), or the URL or the
+                environment's proxy URL is not usable.
         """
         self._closed = asyncio.Event()
         if self.kind == "sse":
@@ -86,12 +102,30 @@ class HttpUpstream:
             reader, writer = await self._sse.start(stdout_limit)
             self._closed = self._sse.closed
             return reader, writer
-        self._wire = HttpWire(self.url)
+        try:
+            self._wire = HttpWire(self.url, proxy=self._proxy())
+        except ValueError as exc:  # the message names no credential
+            raise UpstreamStartError(f"cannot reach {self.url}: {exc}") from None
+        self._origins = None
         self._reader = asyncio.StreamReader(limit=stdout_limit)
         self.session_id = self.protocol_version = None
         self._ordered = None
         self._refresh_headers()
         return self._reader, self
+
+    def track_origins(self) -> deque[Origin]:
+        """From now until the next start, where each line handed over came from, in order
+        (called once the reader of `start` is in place, by the one who consumes it)."""
+        self._origins = deque()
+        return self._origins
+
+    def _proxy(self) -> Proxy | None:
+        parts = urlsplit(self.url)
+        proxy = proxy_for(parts.scheme, parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
+        if proxy is not None and proxy.password and proxy.password not in self._registered:
+            self._registered.add(proxy.password)
+            self.secrets.add(proxy.password)
+        return proxy
 
     # ----- the writer the session's output goes to ------------------------------------------
 
@@ -180,9 +214,9 @@ class HttpUpstream:
             await answer.aclose()
             self._fail(request_id, f"the server answered HTTP {answer.status}")
         elif answer.media_type == "text/event-stream":
-            await self._events(answer)
+            await self._events(answer, request_id)
         elif answer.media_type == "application/json" and request_id is not None:
-            self._feed(await answer.read(MAX_MESSAGE))
+            self._feed(await answer.read(MAX_MESSAGE), request_id)
         else:
             await answer.read(MAX_MESSAGE)
             if request_id is not None:
@@ -207,12 +241,13 @@ class HttpUpstream:
 
     # ----- receiving --------------------------------------------------------------------------
 
-    async def _events(self, answer: WireResponse) -> None:
+    async def _events(self, answer: WireResponse, origin: Any) -> None:
+        """The messages of one SSE stream; ``origin``: the id of the request it answers (None: GET)."""
         buffer = bytearray()
         async for chunk in answer.chunks:
             for kind, data in sse_events(buffer, chunk):
                 if kind == "message" and data.strip():
-                    self._feed(data)
+                    self._feed(data, origin)
             if len(buffer) > MAX_MESSAGE:
                 await answer.aclose()
                 raise ValueError(f"an SSE event longer than {MAX_MESSAGE} bytes")
@@ -227,20 +262,24 @@ class HttpUpstream:
                 if answer.status != 200 or answer.media_type != "text/event-stream":
                     await answer.aclose()
                     return
-                await self._events(answer)
+                await self._events(answer, None)
             except (OSError, ValueError) as exc:
                 log.info("mcpwall: the GET stream of %s ended: %s", self.url, exc)
                 return
             await asyncio.sleep(1.0)
 
-    def _feed(self, message: bytes) -> None:
+    def _feed(self, message: bytes, origin: Any) -> None:
         """One message to the session, on one line (raw line breaks can only be JSON whitespace)."""
         if self._reader is not None and not self._closed.is_set():
-            self._reader.feed_data(message.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n")
+            line = message.replace(b"\r", b" ").replace(b"\n", b" ")
+            if self._origins is not None:
+                self._origins.append((origin, len(line)))
+            self._reader.feed_data(line + b"\n")
 
     def _fail(self, request_id: Any, text: str) -> None:
         if request_id is not None:
-            self._feed(jsonrpc.dump(jsonrpc.error(request_id, jsonrpc.UPSTREAM_UNAVAILABLE, text)).rstrip(b"\n"))
+            error = jsonrpc.error(request_id, jsonrpc.UPSTREAM_UNAVAILABLE, text)
+            self._feed(jsonrpc.dump(error).rstrip(b"\n"), request_id)
 
     def _end(self) -> None:
         if self._reader is not None and not self._closed.is_set():

@@ -3,11 +3,15 @@
 Why not httpx: its connection pool costs over a millisecond of CPU per request under the 32-way
 concurrency the HTTP front sees, more than everything else mcpwall does for a call. This client
 does only what an MCP endpoint needs: ``POST``/``GET``/``DELETE`` to one origin, bodies by
-``Content-Length``, ``chunked`` or until close, and bodies streamed as they arrive (SSE).
+``Content-Length``, ``chunked`` or until close, and bodies streamed as they arrive (SSE); through
+a forward proxy (`proxy`) when one is given: an ``http://`` origin's requests in absolute form to
+the proxy, an ``https://`` origin's through a ``CONNECT`` tunnel, TLS then verified against the
+origin's host name.
 
 Errors: connecting and reading raise `OSError` (``ConnectionError``, ``asyncio.IncompleteReadError``
 is turned into ``ConnectionError``) or `ValueError` for a malformed answer; the caller turns them
-into JSON-RPC errors at its edge.
+into JSON-RPC errors at its edge. A proxy that cannot be reached, refuses a tunnel or asks for
+credentials raises `ProxyError` (a ``ConnectionError``).
 """
 
 from __future__ import annotations
@@ -17,10 +21,15 @@ import contextlib
 import re
 import ssl
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from http import HTTPStatus
 from urllib.parse import urlsplit
+
+from mcpwall.transports.proxy import Proxy, ProxyError, bracketed
 
 MAX_HEADER_BYTES = 64 * 1024
 READ_CHUNK = 1 << 16
+LIMIT = 1 << 20
+"""The stream buffer limit of a connection (response heads longer than this are refused)."""
 _EVENT_END = re.compile(rb"\r?\n\r?\n")
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 MAX_CHUNK_BYTES = 16 * 1024 * 1024
@@ -72,10 +81,11 @@ class HttpWire:
 
     Args:
         url: an ``http://`` or ``https://`` URL; requests go to its path and query.
-        connect_timeout: seconds to open a connection.
+        connect_timeout: seconds to open a connection (through the proxy, the tunnel and TLS too).
+        proxy: the forward proxy to go through, if any.
     """
 
-    def __init__(self, url: str, connect_timeout: float = 30.0) -> None:
+    def __init__(self, url: str, connect_timeout: float = 30.0, proxy: Proxy | None = None) -> None:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
@@ -83,9 +93,13 @@ class HttpWire:
         self.port = parts.port or (443 if parts.scheme == "https" else 80)
         self.target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         default_port = self.port == (443 if parts.scheme == "https" else 80)
-        self.authority = parts.netloc.rsplit("@", 1)[-1] if not default_port else self.host
+        self.authority = parts.netloc.rsplit("@", 1)[-1] if not default_port else bracketed(self.host)
         self.tls = ssl.create_default_context() if parts.scheme == "https" else None
         self.connect_timeout = connect_timeout
+        self.proxy = proxy
+        self._forward = proxy is not None and self.tls is None  # absolute-form requests to the proxy
+        if self._forward:
+            self.target = f"http://{self.authority}{self.target}"
         self._idle: list[Streams] = []
         self._open: set[asyncio.StreamWriter] = set()
 
@@ -99,6 +113,13 @@ class HttpWire:
             ValueError: when the answer is not HTTP/1.x.
         """
         head = self._head(method, headers, len(body))
+        response = await self._send(head, body)
+        if self._forward and response.status == 407:
+            await response.aclose()
+            raise ProxyError(f"the proxy {self._proxy_label} refused the request: {_status_text(407)}")
+        return response
+
+    async def _send(self, head: bytes, body: bytes) -> WireResponse:
         while self._idle:
             streams = self._idle.pop()
             try:
@@ -117,19 +138,61 @@ class HttpWire:
     def _head(self, method: str, headers: Mapping[str, str], length: int) -> bytes:
         lines = [f"{method} {self.target} HTTP/1.1", f"Host: {self.authority}"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
+        if self._forward and self.proxy is not None and self.proxy.authorization:
+            lines.append(f"Proxy-Authorization: {self.proxy.authorization}")
         if method in ("POST", "PUT") or length:
             lines.append(f"Content-Length: {length}")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
     async def _connect(self) -> Streams:
-        host = self.host if self.tls else None
-        opening = asyncio.open_connection(self.host, self.port, ssl=self.tls, server_hostname=host, limit=1 << 20)
         try:
-            reader, writer = await asyncio.wait_for(opening, self.connect_timeout)
+            reader, writer = await asyncio.wait_for(self._open_streams(), self.connect_timeout)
         except TimeoutError as exc:
-            raise ConnectionError(f"no connection to {self.host}:{self.port} within {self.connect_timeout} s") from exc
+            through = f" through the proxy {self._proxy_label}" if self.proxy else ""
+            raise ConnectionError(f"no connection to {self._origin}{through} within {self.connect_timeout} s") from exc
         self._open.add(writer)
         return reader, writer
+
+    async def _open_streams(self) -> Streams:
+        if self.proxy is None:
+            name = self.host if self.tls else None
+            return await asyncio.open_connection(self.host, self.port, ssl=self.tls, server_hostname=name, limit=LIMIT)
+        try:
+            reader, writer = await asyncio.open_connection(self.proxy.host, self.proxy.port, limit=LIMIT)
+        except OSError as exc:
+            raise ProxyError(f"no connection to the proxy {self._proxy_label}: {exc}") from exc
+        if self.tls is None:
+            return reader, writer
+        try:
+            await self._tunnel(reader, writer)
+            await writer.start_tls(self.tls, server_hostname=self.host)  # the origin's name is verified
+        except BaseException:
+            writer.close()
+            raise
+        return reader, writer
+
+    async def _tunnel(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Ask the proxy for a ``CONNECT`` tunnel to the origin (credentials go to the proxy only)."""
+        assert self.proxy is not None  # noqa: S101 -- only with a proxy
+        lines = [f"CONNECT {self._origin} HTTP/1.1", f"Host: {self._origin}"]
+        if self.proxy.authorization:
+            lines.append(f"Proxy-Authorization: {self.proxy.authorization}")
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        try:
+            status = _parse_head(await reader.readuntil(b"\r\n\r\n"))[0]
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as exc:
+            raise ProxyError(f"the proxy {self._proxy_label} gave no usable answer to CONNECT") from exc
+        if not 200 <= status < 300:
+            refused = f"the proxy {self._proxy_label} refused the tunnel to {self._origin}: {_status_text(status)}"
+            raise ProxyError(refused)
+
+    @property
+    def _origin(self) -> str:
+        return f"{bracketed(self.host)}:{self.port}"
+
+    @property
+    def _proxy_label(self) -> str:
+        return self.proxy.label if self.proxy is not None else ""
 
     async def _exchange(self, streams: Streams, head: bytes, body: bytes) -> WireResponse:
         reader, writer = streams
@@ -183,6 +246,13 @@ class HttpWire:
         self._open.discard(streams[1])
         with contextlib.suppress(Exception):
             streams[1].close()
+
+
+def _status_text(status: int) -> str:
+    try:
+        return f"HTTP {status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return f"HTTP {status}"
 
 
 def _parse_head(raw: bytes) -> tuple[int, dict[str, str], bool]:
