@@ -221,6 +221,10 @@ combo.personal_records exfiltration high near
     pii + fill|arg_sink|quoted_sink|data_flow|transfer|data_out|other_tool|recipient|fixed_dest
 combo.secret_in_setting credential_theft critical near
     env_key_ask + forced_value|forced_own|fake_error|concealment
+combo.concealed_relay exfiltration high near
+    concealment + fill + arg_sink|quoted_sink
+combo.planted_destination exfiltration high anywhere
+    fixed_dest + arg_override
 combo.skimming exfiltration high near
     skim + side_action|transfer|other_tool|data_flow|fixed_dest|concealment
 combo.output_obeyed model_directive high near
@@ -238,6 +242,8 @@ DESCRIPTIONS.update(
         "combo.secret_into_parameter": "Secrets the model comes across put into a parameter of a call.",
         "combo.personal_records": "Health records, insurance or passport numbers moved into a call or elsewhere.",
         "combo.secret_in_setting": "A key or token from the environment set as an argument, under a pretext.",
+        "combo.concealed_relay": "Data put into an argument, with the user kept from knowing.",
+        "combo.planted_destination": "A fixed address kept among the user's choices (a default recipient to keep).",
         "combo.skimming": "A cut of every amount moved to someone else.",
         "combo.output_obeyed": "Text in tool output to be obeyed as instructions, over what the user asked.",
     }

@@ -23,8 +23,8 @@ PERCENT_RE = re.compile(r"[^\s%]{0,40}(?:%[0-9A-Fa-f]{2}[^\s%]{0,40}){4,4096}")
 spaces, so a sentence written with %20 decodes whole."""
 COMMENT_RE = re.compile(r"<!--(.{0,4000}?)-->", re.DOTALL)
 PSEUDO_TAG_RE = re.compile(
-    r"<\s{0,3}(important|system|instructions?|hidden|secret|admin|assistant|context|note_to_ai|ai)"
-    r"\s{0,3}>(.{0,4000}?)</\s{0,3}\1\s{0,3}>",
+    r"<\s{0,3}((?:important|system|instructions?|hidden|secret|admin|assistant|context|note_to_ai|ai)"
+    r"(?:[-_][a-z]{1,20})?)(?:\s[^<>]{0,120})?\s{0,3}>(.{0,4000}?)</\s{0,3}\1\s{0,3}>",
     re.DOTALL | re.IGNORECASE,
 )
 HIDDEN_ELEMENT_RE = re.compile(

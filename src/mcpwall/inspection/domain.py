@@ -63,6 +63,8 @@ MENTION = re.compile(
     r"strings?|detects?|flags?|catches)\s{0,3}:?\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]",
     re.IGNORECASE,
 )
+OPENING_QUOTES = frozenset("'\"“‘`")
+"""The characters a `MENTION` quote opens with: a text holding none has no quoted example."""
 NEXT_ITEM = re.compile(r"\s{0,3}(?:,|/|\bor\b|\band\b)\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]", re.IGNORECASE)
 KEY_FILES = {"rsa": "ssh", "dsa": "ssh", "ecdsa": "ssh", "ed25519": "ssh"}
 VALUE_SLOT = re.compile(r"\.(?:default|const|example|examples\[\d{1,6}\]|enum\[\d{1,6}\])$")
@@ -114,12 +116,19 @@ def purpose_end(field: str, text: str, hits: list[Hit]) -> int:
         return 0
     m = SENTENCE_END.search(text)
     end = m.start() if m else len(text)
-    return 0 if any(h.signal in ORDERS and h.start < end for h in hits) else end
+    return 0 if any(h.signal in ORDERS and h.start < end and not _own_sequence(h) for h in hits) else end
+
+
+def _own_sequence(hit: Hit) -> bool:
+    """``after writing a backup`` in the purpose sentence: the order of the tool's own steps."""
+    return hit.rule == "directive.before_using" and hit.text.lower().startswith("after ")
 
 
 def mention_spans(text: str) -> list[tuple[int, int]]:
     """Quoted examples introduced as such ("such as 'ignore previous instructions'")."""
     spans: list[tuple[int, int]] = []
+    if OPENING_QUOTES.isdisjoint(text):
+        return spans
     for m in MENTION.finditer(text):
         spans.append((m.start(1), m.end(1)))
         item = NEXT_ITEM.match(text, m.end())
