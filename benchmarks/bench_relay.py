@@ -5,7 +5,11 @@ Measures, against benchmarks/echo_server.py:
 - pipelined throughput (N calls written at once, time until all answers are read);
 - mcpwall's start-up: from spawning `mcpwall run` to the first forwarded answer (versus the
   server alone);
-- mcpwall's peak RSS (VmHWM of the mcpwall process).
+- mcpwall's peak RSS (VmHWM of the mcpwall process);
+- CPU time per call of the process on the client's side (the server itself for ``direct``, the
+  relay for ``bare`` and ``mcpwall``; its server child not counted), sequential and pipelined:
+  on-CPU nanoseconds from /proc (schedstat), which other load on the machine disturbs far less
+  than the wall-clock figures.
 
 A third column, ``bare``, runs the same server behind benchmarks/bare_relay.py: mcpwall's own
 transports and framing forwarding lines with no parsing, checks or audit. It separates what the
@@ -20,6 +24,7 @@ Reproduce: .venv/bin/python benchmarks/bench_relay.py [--calls 5000] [--pipeline
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -87,6 +92,14 @@ class Peer:
         writer.join()
         return time.perf_counter() - t0
 
+    def cpu_ns(self) -> int:
+        """On-CPU time of the process's threads so far, in nanoseconds (/proc/PID/task/*/schedstat)."""
+        total = 0
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            with contextlib.suppress(OSError):  # a thread that just ended
+                total += int((task / "schedstat").read_text(encoding="ascii").split()[0])
+        return total
+
     def peak_rss_mb(self) -> float:
         status = Path(f"/proc/{self.proc.pid}/status").read_text(encoding="utf-8")
         line = next(x for x in status.splitlines() if x.startswith("VmHWM:"))
@@ -108,8 +121,11 @@ def measure(argv: list[str], env: dict[str, str], calls: int, pipelined: int) ->
     peer.check_answers()
     for i in range(200):
         peer.round_trip(i)
+    cpu_before = peer.cpu_ns()
     samples = [peer.round_trip(1000 + i) for i in range(calls)]
+    cpu_sequential = peer.cpu_ns()
     seconds = peer.pipelined(pipelined)
+    cpu_pipelined = peer.cpu_ns()
     rss = peer.peak_rss_mb()
     peer.close()
     return {
@@ -118,6 +134,8 @@ def measure(argv: list[str], env: dict[str, str], calls: int, pipelined: int) ->
         "p99_ms": pct(samples, 0.99) * 1000,
         "mean_ms": statistics.fmean(samples) * 1000,
         "throughput": pipelined / seconds,
+        "cpu_sequential_us": (cpu_sequential - cpu_before) / calls / 1000,
+        "cpu_pipelined_us": (cpu_pipelined - cpu_sequential) / pipelined / 1000,
         "rss_mb": rss,
     }
 
@@ -151,6 +169,8 @@ def main() -> None:
         ("round trip p99 (ms)", "p99_ms"),
         ("round trip mean (ms)", "mean_ms"),
         ("pipelined calls/s", "throughput"),
+        ("CPU per sequential call (µs)", "cpu_sequential_us"),
+        ("CPU per pipelined call (µs)", "cpu_pipelined_us"),
         ("start-up to first answer (ms)", "startup_ms"),
         ("peak RSS (MB)", "rss_mb"),
     ]

@@ -14,8 +14,11 @@ Lifecycle:
 - the client closes stdin → the server first answers what was already asked (within
   ``shutdown_grace_seconds``), then its stdin is closed, it gets ``shutdown_grace_seconds`` to
   exit, then SIGTERM, then SIGKILL; exit code 0;
-- the server exits → every outstanding request is answered with UPSTREAM_UNAVAILABLE at once,
-  a message goes to stderr, exit code 1;
+- the server exits (its stdout ends) → every outstanding request is answered with
+  UPSTREAM_UNAVAILABLE at once, a message goes to stderr, exit code 1; a server that closed its
+  stdout but lingers is stopped like below;
+- the client stops reading (its end of stdout closed: writing fails) → the server is stopped
+  as below; exit code 0;
 - SIGTERM / SIGINT → the server is stopped the same way, the audit trail flushed; exit code 0.
 """
 
@@ -195,8 +198,10 @@ class StdioGateway:
         self, session: Session, client: asyncio.Task[None], server: asyncio.Task[None], done: set[asyncio.Task[Any]]
     ) -> Outcome:
         if client in done and _error_of(client) and not server.done():
-            with contextlib.suppress(TimeoutError):  # a broken server pipe: let its pump see EOF
-                await asyncio.wait_for(asyncio.shield(server), 1.0)
+            await asyncio.wait({server}, timeout=1.0)  # a broken server pipe: let its pump see EOF
+        if server.done() and _client_unreachable(server):
+            log.error("mcpwall: the client stopped reading (%s)", _error_of(server))
+            return await self._shutdown("client closed stdout")
         if server.done():
             return await self._server_gone(session, server)
         if client in done:
@@ -204,7 +209,7 @@ class StdioGateway:
         return await self._shutdown(f"received {self._signal}")
 
     async def _server_gone(self, session: Session, pump: asyncio.Task[None]) -> Outcome:
-        code = await self.upstream.wait()
+        code = await self.upstream.stop(self.wire.shutdown_grace_seconds)  # its stdout ended: it is (almost) gone
         session.fail_pending(jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server exited", "ERROR")
         self.audit.emit("server_exited", exit_code=code, error=_error_of(pump))
         self._flush()
@@ -217,8 +222,7 @@ class StdioGateway:
             log.error("mcpwall: client stream failed: %s", error)
         await self._answers_in(session, server)
         self.upstream.close_stdin()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(server), self.wire.shutdown_grace_seconds)
+        await asyncio.wait({server}, timeout=self.wire.shutdown_grace_seconds)  # never raises the pump's error
         return await self._shutdown("client closed stdin")
 
     async def _answers_in(self, session: Session, server: asyncio.Task[None]) -> None:
@@ -259,6 +263,11 @@ def _error_of(task: asyncio.Task[None]) -> str | None:
         return None
     exc = task.exception()
     return f"{type(exc).__name__}: {exc}" if exc else None
+
+
+def _client_unreachable(server_pump: asyncio.Task[None]) -> bool:
+    """Whether the server's pump stopped because what it forwards could not be written to the client."""
+    return _error_of(server_pump) is not None and isinstance(server_pump.exception(), ConnectionError)
 
 
 def _audit_failed(task: asyncio.Task[None]) -> bool:

@@ -9,6 +9,13 @@ re-reads the tail only when another process has written since, and writes the li
 ``write(2)`` on an ``O_APPEND`` descriptor. A line torn by a crash mid-write is cut off by the
 next writer, which records an ``audit_tail_repaired`` event (with the torn bytes' length and
 hash) before continuing the chain from the last whole record.
+
+"Another process has written since" is a size check under the lock: the file's end
+(``lseek(fd, 0, SEEK_END)``, as cheap as a system call gets) differs from where this writer's
+last append ended. Every writer, of any mcpwall version, appends under the same ``flock``, so
+no write can land between that check and this writer's own. An append is four system calls
+whatever the number of records in it (flock, lseek, write, unlock): the gateway appends the
+records of all the messages it read at once with one call.
 """
 
 from __future__ import annotations
@@ -16,8 +23,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -71,10 +76,24 @@ class AuditChain:
         return self.append_many([event])[0]
 
     def append_many(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Chain several events and write them with one ``write(2)``; returns the records."""
-        with self._locked():
+        """Chain several events and write them with one ``write(2)``; returns the records.
+
+        The events become the records (``seq``, ``prev_hash`` and ``hash`` are added to them).
+
+        Raises:
+            ValueError: when an event sets ``seq``, ``prev_hash`` or ``hash`` (nothing is written).
+            OSError: when the file cannot be locked or written.
+        """
+        for event in events:
+            if "seq" in event or "prev_hash" in event or "hash" in event:  # _RESERVED, unrolled: hot path
+                raise ValueError(f"audit events may not set {sorted(_RESERVED & event.keys())}")
+        fd = self._fd
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
             self._sync_tail()
             return self._write(events)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
         """Flush to disk and close."""
@@ -83,33 +102,24 @@ class AuditChain:
             os.close(self._fd)
             self._fd = -1
 
-    @contextmanager
-    def _locked(self) -> Iterator[None]:
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-
     def _write(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        seq, prev = self._tail.seq, self._tail.hash
-        records, lines = [], []
+        tail = self._tail
+        seq, prev = tail.seq, tail.hash
+        lines = []
         for event in events:
-            if _RESERVED & event.keys():
-                raise ValueError(f"audit events may not set {sorted(_RESERVED & event.keys())}")
             seq += 1
-            record = {"seq": seq, "prev_hash": prev, **event}
-            line, prev = _sealed_line(record)
-            record["hash"] = prev
-            records.append(record)
+            event["seq"] = seq
+            event["prev_hash"] = prev
+            line, prev = _sealed_line(event)
+            event["hash"] = prev
             lines.append(line)
-        data = b"".join(lines)
+        data = lines[0] if len(lines) == 1 else b"".join(lines)
         _write_all(self._fd, data)
-        self._tail = _Tail(seq=seq, hash=prev, size=self._tail.size + len(data))
-        return records
+        tail.seq, tail.hash, tail.size = seq, prev, tail.size + len(data)
+        return events
 
     def _sync_tail(self) -> None:
-        size = os.fstat(self._fd).st_size
+        size = os.lseek(self._fd, 0, os.SEEK_END)
         if size == self._tail.size:
             return
         data, start = _read_tail(self._fd, size)
@@ -122,7 +132,10 @@ class AuditChain:
 
 
 def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
+    written = os.write(fd, data)
+    if written == len(data):
+        return
+    view = memoryview(data)[written:]
     while view:
         view = view[os.write(fd, view) :]
 

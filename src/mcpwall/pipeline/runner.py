@@ -29,7 +29,18 @@ class Pipeline:
 
     def decide_call(self, call: ToolCall, ctx: Context) -> Decision:
         """The decision for one tools/call."""
-        return self._run(lambda check: check.on_tool_call(call, ctx))
+        verdicts: list[Verdict] = []
+        for check in self.checks:  # `_run`, unrolled: this is the hot path of every call
+            try:
+                verdict = check.on_tool_call(call, ctx)
+            except Exception as exc:
+                log.exception("check %s raised", check.name)
+                verdict = _failed(check, exc)
+            if verdict is not None:
+                verdicts.append(verdict)
+                if verdict.level is PermissionLevel.DENY:
+                    break
+        return Decision.combine(verdicts)
 
     def decide_listed(self, tool: Mapping[str, Any], ctx: Context) -> Decision:
         """The decision for one listed tool: DENY means hidden from the model."""
@@ -51,10 +62,15 @@ def _guarded(check: Check, hook: Callable[[Check], Verdict | None]) -> Verdict |
         return hook(check)
     except Exception as exc:
         log.exception("check %s raised", check.name)
-        return Verdict(
-            level=PermissionLevel.DENY,
-            check=check.name,
-            rule="check-error",
-            reason=f"check {check.name} raised {type(exc).__name__}: {exc}",
-            violation="CheckError",
-        )
+        return _failed(check, exc)
+
+
+def _failed(check: Check, exc: Exception) -> Verdict:
+    """The DENY of a check that raised (fail closed)."""
+    return Verdict(
+        level=PermissionLevel.DENY,
+        check=check.name,
+        rule="check-error",
+        reason=f"check {check.name} raised {type(exc).__name__}: {exc}",
+        violation="CheckError",
+    )

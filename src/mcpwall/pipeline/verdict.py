@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Final
 
 
 class PermissionLevel(IntEnum):
@@ -62,5 +63,10 @@ class Decision:
     @classmethod
     def combine(cls, verdicts: list[Verdict]) -> Decision:
         """Strictest verdict wins; no verdicts at all means AUTO_APPROVE."""
-        level = max((v.level for v in verdicts), default=PermissionLevel.AUTO_APPROVE)
+        if not verdicts:
+            return _NOTHING_OBJECTED
+        level = max(v.level for v in verdicts)
         return cls(level=PermissionLevel(level), verdicts=tuple(verdicts))
+
+
+_NOTHING_OBJECTED: Final = Decision(level=PermissionLevel.AUTO_APPROVE)
