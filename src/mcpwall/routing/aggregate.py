@@ -104,6 +104,10 @@ class Aggregate:
         except ProtocolError as exc:
             self.audit.emit("message_rejected", direction="client", reason=str(exc))
             return
+        self.from_client_message(message)
+
+    def from_client_message(self, message: Message) -> None:
+        """Handle one message from the client, already parsed (the HTTP front parses a body once)."""
         if message.kind is Kind.REQUEST:
             self._request(message)
         elif message.kind is Kind.NOTIFICATION:
@@ -268,12 +272,23 @@ class Aggregate:
             return
         if self.modern and self.held.retried(message, route):
             return
-        self._spawn(self._call(self.links[route[0]], route[1], message))
+        link = self.links[route[0]]
+        if link.running and not self._lock.locked():  # started, and no start under way: forward now
+            try:
+                self._forward(link, route[1], message)
+            except Exception:  # boundary: the client gets an error, never silence
+                log.exception("mcpwall: forwarding a call to %s failed", link.name)
+                self._error(message.id, jsonrpc.INTERNAL_ERROR, "mcpwall failed to forward the call")
+        else:
+            self._spawn(self._call(link, route[1], message))
 
     async def _call(self, link: UpstreamLink, tool: str, message: Message) -> None:
         if not await self._ensure(link):
             self._error(message.id, jsonrpc.UPSTREAM_UNAVAILABLE, "MCP server is not running")
             return
+        self._forward(link, tool, message)
+
+    def _forward(self, link: UpstreamLink, tool: str, message: Message) -> None:
         self._ids += 1
         upstream_id = f"a{self._ids}"
         assert message.id is not None  # noqa: S101 -- a request

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import orjson
@@ -30,6 +31,7 @@ class HttpClientSession:
         self.aggregate: Aggregate | None = None
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=10_000)
+        self.arrived = asyncio.Event()
         self.last_used = time.monotonic()
 
     def touch(self) -> None:
@@ -44,6 +46,27 @@ class HttpClientSession:
             future.set_result(message)
         elif not self.events.full():
             self.events.put_nowait(message)
+        self.arrived.set()
+
+    async def stream_until(
+        self, answer: asyncio.Future[dict[str, Any]], within: float
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        """The session's other messages while ``answer`` is awaited, then the answer itself.
+
+        Raises:
+            TimeoutError: when ``answer`` has not come within ``within`` seconds.
+        """
+        deadline = asyncio.get_running_loop().time() + within
+        while True:
+            if not self.events.empty():
+                yield self.events.get_nowait()
+            elif answer.done():
+                yield answer.result()
+                return
+            else:
+                self.arrived.clear()
+                async with asyncio.timeout_at(deadline):
+                    await self.arrived.wait()
 
     def in_flight(self, request_id: object) -> bool:
         """Whether a request with this id is still waiting for its answer (the id is taken)."""

@@ -11,6 +11,7 @@ import uvicorn
 from mcpwall.config.models import Config
 from mcpwall.errors import ConfigError
 from mcpwall.inspection.catalog import builtin_rules, warm_up
+from mcpwall.transports.http_cork import CorkedHttpToolsProtocol
 from mcpwall.transports.http_front import HttpFront
 
 
@@ -47,8 +48,10 @@ async def serve_http(config: Config, address: tuple[str, int]) -> int:
             port=address[1],
             log_level="warning",
             lifespan="off",
-            http="httptools",
+            http=CorkedHttpToolsProtocol,  # httptools, one send(2) per response
             access_log=False,
+            interface="asgi3",
+            proxy_headers=False,  # nothing here reads the client's address: no X-Forwarded-* rewriting
             server_header=False,
             date_header=False,
         )

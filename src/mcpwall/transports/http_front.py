@@ -12,6 +12,10 @@ identity → 401 and nothing is forwarded. ``initialize`` opens a session (``Mcp
 bound to the agent that opened it; the agent's profiles and tool manifest apply to it. A
 2026-07-28 request (its ``_meta`` envelope) needs no session id: its routing headers must match
 its body, and it joins its agent's policy session (`mcpwall.routing.stateless`).
+
+The front is the ASGI application itself (`http_asgi`: no framework between uvicorn and the
+endpoint), and each response leaves in one write (`http_cork`). Only ``/mcp`` is served (404
+elsewhere), and only with POST, GET and DELETE (405 otherwise, HEAD included).
 """
 
 from __future__ import annotations
@@ -19,14 +23,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any
 
 import orjson
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from mcpwall import jsonrpc
 from mcpwall.audit import AuditChain, Auditor
@@ -40,11 +44,18 @@ from mcpwall.routing.http_upkeep import Upkeep
 from mcpwall.routing.pool import UpstreamPool
 from mcpwall.state import AUDIT_FILE, state_dir
 from mcpwall.store import default_store
-from mcpwall.transports.http_guard import header_mismatch, host_allowed, origin_allowed
+from mcpwall.transports.http_asgi import EventStream, HttpRequest, Reply, bounded_body, json_reply
+from mcpwall.transports.http_guard import accepted_hosts, header_mismatch, host_allowed, origin_allowed
 from mcpwall.transports.mcp_headers import is_modern, modern_mismatch
 
 SESSION_HEADER = "mcp-session-id"
 HEADER_MISMATCH = -32020
+ENDPOINT = "/mcp"
+METHODS = frozenset({"POST", "GET", "DELETE"})
+TEXT = b"text/plain; charset=utf-8"
+
+Answer = Callable[[Scope, Receive, Send], Awaitable[None]]
+"""A response: a `Reply`, or a Starlette response (streams, 2026-07-28 answers)."""
 
 
 class HttpFront:
@@ -60,6 +71,7 @@ class HttpFront:
         self.config = config
         self.settings = config.http
         self.listening = listening
+        self.hosts = accepted_hosts(listening, self.settings)
         self.chain = AuditChain(state_dir(config.state_dir) / AUDIT_FILE)
         self.store = default_store(config.state_dir)
         self.audit = Auditor(self.chain, session="http-front", server="mcpwall")
@@ -69,84 +81,101 @@ class HttpFront:
         self.stateless = stateless.StatelessSessions(self.sessions)
         self.upkeep = Upkeep(config, self.sessions, self._close, self.audit)
 
-    def app(self) -> Starlette:
+    def app(self) -> Answer:
         """The ASGI application."""
-        return Starlette(routes=[Route("/mcp", self.endpoint, methods=["POST", "GET", "DELETE"])])
+        return self.asgi
 
-    async def endpoint(self, request: Request) -> Response:
+    async def asgi(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one connection's request (``http``); a websocket handshake is refused."""
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1000})
+            return
+        if scope["type"] != "http":
+            return
+        try:
+            answer = await self.endpoint(HttpRequest.of(scope), receive)
+        except ClientDisconnect:
+            return  # gone before its body arrived: nothing was parsed or forwarded
+        await answer(scope, receive, send)
+
+    async def endpoint(self, request: HttpRequest, receive: Receive) -> Answer:
         """Every method of ``/mcp``: guard, authenticate, then dispatch."""
+        if request.path != ENDPOINT:
+            return Reply(404, b"Not Found", TEXT)
+        if request.method not in METHODS:
+            return Reply(405, b"Method Not Allowed", TEXT, {"allow": "POST, GET, DELETE"})
         refused = self._guard(request)
         if refused is not None:
             return refused
-        body = await _bounded_body(request, self.settings.max_body_bytes)
+        body = await bounded_body(receive, self.settings.max_body_bytes)
         if body is None:
             return self._refuse(413, "request body too large")
         try:
             agent = await self._identify(request, body)
         except IdentityError as exc:
-            self.audit.emit("agent_refused", reason=exc.operator_reason, path=request.url.path)
+            self.audit.emit("agent_refused", reason=exc.operator_reason, path=request.path)
             self.audit.flush()
-            return _json({"error": exc.public_message}, 401)
+            return json_reply({"error": exc.public_message}, 401)
         if request.method == "POST":
             return await self._post(request, body, agent)
         session = self._session_of(request, agent)
-        if isinstance(session, Response):
+        if isinstance(session, Reply):
             return session
         if request.method == "GET":
             return StreamingResponse(self._events(session), media_type="text/event-stream")
         await self._close(session)
-        return Response(status_code=204)
+        return Reply(204)
 
-    async def _post(self, request: Request, body: bytes, agent: AgentIdentity | None) -> Response:
+    async def _post(self, request: HttpRequest, body: bytes, agent: AgentIdentity | None) -> Answer:
         try:
             message = jsonrpc.classify(jsonrpc.loads(body))
         except ProtocolError as exc:
-            return _json(jsonrpc.error(None, exc.code, str(exc)), 400)
+            return json_reply(jsonrpc.error(None, exc.code, str(exc)), 400)
         modern = is_modern(message.obj) and message.method != "initialize"
-        check = modern_mismatch if modern else header_mismatch
-        mismatch = check(request.headers, message.obj)
-        if mismatch is not None:
-            return _json(jsonrpc.error(message.id, HEADER_MISMATCH, mismatch), 400)
         if modern:
-            return await stateless.post(self, request, message, agent)
+            mismatch = modern_mismatch(request.every_header(), message.obj)
+        else:
+            mismatch = header_mismatch(request.headers, message.obj)
+        if mismatch is not None:
+            return json_reply(jsonrpc.error(message.id, HEADER_MISMATCH, mismatch), 400)
+        if modern:
+            return await stateless.post(self, Request(request.scope), message, agent)
         session = self._open(agent) if message.method == "initialize" else self._session_of(request, agent)
-        if isinstance(session, Response):
+        if isinstance(session, Reply):
             return session
         aggregate = session.aggregate
         assert aggregate is not None  # noqa: S101 -- every session is opened with its aggregate
-        if message.kind is not jsonrpc.Kind.REQUEST:
-            aggregate.from_client(body)
-            session.flush()
-            return Response(status_code=202, headers={SESSION_HEADER: session.id})
-        if session.in_flight(message.id):
-            return _json(jsonrpc.error(message.id, jsonrpc.INVALID_REQUEST, "duplicate request id"), 409)
-        answer = session.expect(message.id)
-        aggregate.from_client(body)
-        session.flush()
         headers = {SESSION_HEADER: session.id}
+        if message.kind is not jsonrpc.Kind.REQUEST:
+            aggregate.from_client_message(message)
+            session.flush()
+            return Reply(202, headers=headers)
+        if session.in_flight(message.id):
+            return json_reply(jsonrpc.error(message.id, jsonrpc.INVALID_REQUEST, "duplicate request id"), 409)
+        answer = session.expect(message.id)
+        try:
+            aggregate.from_client_message(message)
+            session.flush()
+        except BaseException:
+            session.done(message.id)  # the id is free again: this request ends here (500)
+            raise
         if "text/event-stream" in request.headers.get("accept", ""):
-            return StreamingResponse(
-                self._answer_stream(session, message.id, answer), media_type="text/event-stream", headers=headers
-            )
+            return EventStream(self._answer_stream(session, message.id, answer), headers)
         try:
             async with asyncio.timeout(self.config.routing.call_timeout_seconds + 5):
                 result = await answer
         finally:
             session.done(message.id)
-        return _json(result, 200, headers)
+        return json_reply(result, 200, headers)
 
     async def _answer_stream(
         self, session: HttpClientSession, request_id: object, answer: asyncio.Future[dict[str, Any]]
-    ) -> AsyncIterator[bytes]:
+    ) -> AsyncGenerator[bytes, None]:
+        within = self.config.routing.call_timeout_seconds + 5
         try:
-            while not answer.done():
-                getter = asyncio.ensure_future(session.events.get())
-                done, _ = await asyncio.wait({getter, answer}, return_when=asyncio.FIRST_COMPLETED)
-                if getter in done:
-                    yield _event(getter.result())
-                else:
-                    getter.cancel()
-            yield _event(answer.result())
+            async with aclosing(session.stream_until(answer, within)) as messages:
+                async for message in messages:
+                    yield _event(message)
         finally:
             session.done(request_id)
 
@@ -172,7 +201,7 @@ class HttpFront:
         self.audit.emit("session_started", front="http", agent=session.subject, client_session=session.id)
         return session
 
-    def _session_of(self, request: Request, agent: AgentIdentity | None) -> HttpClientSession | Response:
+    def _session_of(self, request: HttpRequest, agent: AgentIdentity | None) -> HttpClientSession | Reply:
         session_id = request.headers.get(SESSION_HEADER)
         if not session_id:
             return self._refuse(400, "missing Mcp-Session-Id")
@@ -188,8 +217,8 @@ class HttpFront:
         self.sessions.pop(session.id, None)
         await session.close(self.config.wire.shutdown_grace_seconds)
 
-    def _guard(self, request: Request) -> Response | None:
-        if not host_allowed(request.headers.get("host"), self.listening, self.settings):
+    def _guard(self, request: HttpRequest) -> Reply | None:
+        if not host_allowed(request.headers.get("host"), self.hosts):
             return self._refuse(403, "host not allowed")
         if not origin_allowed(request.headers.get("origin"), self.settings):
             return self._refuse(403, "origin not allowed")
@@ -198,18 +227,18 @@ class HttpFront:
             return self._refuse(413, "request body too large")
         return None
 
-    async def _identify(self, request: Request, body: bytes) -> AgentIdentity | None:
+    async def _identify(self, request: HttpRequest, body: bytes) -> AgentIdentity | None:
         if self.authenticator is None:
             return None
-        path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        path = request.path + (f"?{request.query}" if request.query else "")
         return await self.authenticator.authenticate(
-            method=request.method, path=path, headers=request.headers, body=body
+            method=request.method, path=path, headers=request.every_header(), body=body
         )
 
-    def _refuse(self, status: int, why: str) -> Response:
+    def _refuse(self, status: int, why: str) -> Reply:
         self.audit.emit("http_refused", status=status, reason=why)
         self.audit.flush()
-        return _json({"error": why}, status)
+        return json_reply({"error": why}, status)
 
     async def shutdown(self) -> None:
         """Stop every session's servers and close the audit trail."""
@@ -221,21 +250,6 @@ class HttpFront:
             await self.authenticator.aclose()
         self.audit.flush()
         self.chain.close()
-
-
-async def _bounded_body(request: Request, limit: int) -> bytes | None:
-    """The request body, or None once it grows past ``limit`` (a chunked body declares no
-    length: it is read only up to the limit, never whole)."""
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return None
-    return bytes(body)
-
-
-def _json(body: Any, status: int, headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps(body), status, headers, media_type="application/json")
 
 
 def _event(message: dict[str, Any]) -> bytes:

@@ -34,13 +34,18 @@ class HttpFrontSettings(BaseModel):
     """A session unused this long is closed and its servers stopped."""
 
 
-def host_allowed(host: str | None, listening: tuple[str, int], settings: HttpFrontSettings) -> bool:
-    """Whether the Host header names this gateway."""
-    if not host:
-        return False
+def accepted_hosts(listening: tuple[str, int], settings: HttpFrontSettings) -> frozenset[str]:
+    """The Host header values that name this gateway: its listening address, the loopback names
+    with its port, and the configured ``allowed_hosts``."""
     address, port = listening
-    accepted = {f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"}
-    return host in accepted or host in settings.allowed_hosts
+    return frozenset(
+        {f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", *settings.allowed_hosts}
+    )
+
+
+def host_allowed(host: str | None, accepted: frozenset[str]) -> bool:
+    """Whether the Host header names this gateway (one of ``accepted``, see `accepted_hosts`)."""
+    return bool(host) and host in accepted
 
 
 def origin_allowed(origin: str | None, settings: HttpFrontSettings) -> bool:
