@@ -13,6 +13,7 @@ by every reviewer unless one is given.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections import OrderedDict
 from functools import cache
@@ -27,6 +28,8 @@ from mcpwall.inspection.findings import Finding
 from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.pins import definition_hash
 from mcpwall.store import Store
+
+log = logging.getLogger(__name__)
 
 DEFAULT_CAPACITY: Final = 8192
 """Definitions remembered by default: many servers' worth of tools, a few MB at most."""
@@ -122,8 +125,10 @@ class CachedInspector:
         self.cache = SHARED_CACHE if cache is None else cache
         self.fingerprint = rules_fingerprint(rules)
         self._registry_key: str | None = None
-        self.fresh: list[tuple[str, str, str]] = []
-        """Findings the detector computed since `take_fresh` (for the registry: see `preload`)."""
+        self.fresh: list[tuple[str, tuple[Finding, ...]]] = []
+        """Findings the detector computed since they were last handed to the registry (see
+        `preload`), by definition hash."""
+        self._writers: list[threading.Thread] = []
         recall_for(rules)
 
     def preload(self, tools: list[dict[str, Any]], store: Store) -> list[str]:
@@ -147,10 +152,48 @@ class CachedInspector:
             self.cache.put((self.fingerprint, digest), found)
         return digests
 
-    def take_fresh(self) -> list[tuple[str, str, str]]:
-        """The rows for the registry (``store.remember_findings``) computed since the last call."""
+    def take_fresh(self, at_most: int) -> list[tuple[str, str, str]]:
+        """The registry rows (``store.remember_findings``) computed since the last call, when
+        there are at most ``at_most`` of them (few enough to write with the pins); else none, and
+        they wait for `remember_fresh`."""
+        if len(self.fresh) > at_most:
+            return []
         fresh, self.fresh = self.fresh, []
-        return fresh
+        return self._rows(fresh)
+
+    def _rows(self, fresh: list[tuple[str, tuple[Finding, ...]]]) -> list[tuple[str, str, str]]:
+        """Registry rows (``store.remember_findings``): the findings as JSON text."""
+        key = self.registry_key
+        return [(key, digest, orjson.dumps([f.to_json() for f in found]).decode()) for digest, found in fresh]
+
+    def remember_fresh(self, store: Store) -> None:
+        """Write the findings computed since the last call to the registry, in a background thread.
+
+        The registry is a cache: a long listing need not wait for it (a short one writes its rows
+        with its pins, see `take_fresh`: one transaction costs less than starting a thread). A row that is never written
+        (the process crashed, the store was closed first) only means that definition is inspected
+        again by the next process. Pins are never written here. The thread is not a daemon, so a
+        process that ends normally finishes the write first; `settle` waits for it.
+        """
+        fresh, self.fresh = self.fresh, []
+        if not fresh:
+            return
+        self._writers = [writer for writer in self._writers if writer.is_alive()]
+        writer = threading.Thread(target=self._remember, args=(store, fresh), name="mcpwall-findings-registry")
+        self._writers.append(writer)
+        writer.start()
+
+    def _remember(self, store: Store, fresh: list[tuple[str, tuple[Finding, ...]]]) -> None:
+        try:
+            store.remember_findings(self._rows(fresh))
+        except Exception as exc:  # noqa: BLE001 -- boundary: a cache row not written is inspected again later
+            log.debug("findings not remembered in the registry: %s", exc)
+
+    def settle(self) -> None:
+        """Wait until the registry writes started so far are done."""
+        for writer in self._writers:
+            writer.join()
+        self._writers.clear()
 
     @property
     def registry_key(self) -> str:
@@ -174,7 +217,7 @@ class CachedInspector:
         if found is None:
             found = tuple(inspect_definition("tool", tool, self.rules))
             self.cache.put(key, found)
-            self.fresh.append((self.registry_key, digest, orjson.dumps([f.to_json() for f in found]).decode()))
+            self.fresh.append((digest, found))
         return digest, list(found)
 
 

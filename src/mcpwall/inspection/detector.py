@@ -25,7 +25,7 @@ from mcpwall.inspection.domain import OWNABLE, Own, canon, is_value_slot, mentio
 from mcpwall.inspection.fields import visible_parts, walk_strings
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
-from mcpwall.inspection.normalize import make_visible, normalize
+from mcpwall.inspection.normalize import NormalizedText, make_visible, normalize
 from mcpwall.inspection.scoring import Hit, fired
 
 CONTEXT = 60
@@ -215,7 +215,7 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
         recall: the rule set's memory (see :func:`~mcpwall.inspection.memo.recall_for`).
         own: the definition's own names, so self-references are not "other tools".
     """
-    normalized = normalize(raw)
+    normalized = _normalized(raw, recall)
     findings = disguise_findings(field, normalized)
     scored, hits, own_used = score_text(field, normalized.text, recall, own)
     findings += scored
@@ -244,8 +244,24 @@ def _own_of(obj: object) -> OwnOf:
     return own
 
 
+def _normalized(raw: str, recall: Recall) -> NormalizedText:
+    found = recall.normalized.get(raw)
+    if found is None:
+        found = normalize(raw)
+        recall.normalized.put(raw, found)
+    return found
+
+
+def _plain(raw: str, recall: Recall) -> bool:
+    """Whether a string shows nothing in any field: no disguise, no hidden text, no rule match."""
+    normalized = _normalized(raw, recall)
+    return not normalized.disguises and not normalized.hidden and not _matches(normalized.text, recall)
+
+
 def _judge(field: str, raw: str, recall: Recall, own: OwnOf) -> Judged:
     """One string's judgement, remembered when it does not depend on the definition's names."""
+    if _plain(raw, recall):
+        return Judged(field, raw, (), ())
     known = recall.strings.get((field, raw))
     if known is not None and (known.own is None or known.own == own().names):
         return known

@@ -5,7 +5,7 @@ recur from tool to tool and server to server. For one rule set the detector keep
 :class:`Recall`:
 
 - the rules that can match a text (its :class:`~mcpwall.inspection.prefilter.Prefilter`, built
-  once with the rule set) and, per text, their matches;
+  once with the rule set) and, per text, their matches; per raw string, its normalized text;
 - per ``(field, string)``, the :class:`Judged` result — findings and signal hits — which depends
   on nothing else unless a hit involves the definition's own names (another tool, a forced
   parameter, an own secret file or recipient): then it is reused only for the same own names;
@@ -26,6 +26,7 @@ from typing import Final, Generic, TypeVar
 
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.findings import Finding
+from mcpwall.inspection.normalize import NormalizedText
 from mcpwall.inspection.prefilter import Prefilter
 from mcpwall.inspection.scoring import Hit
 
@@ -109,6 +110,7 @@ class Recall:
         self.rules = rules
         self.prefilter = Prefilter(rules)
         self.matches: Memo[str, Matches] = Memo()
+        self.normalized: Memo[str, NormalizedText] = Memo()
         self.strings: Memo[tuple[str, str], Judged] = Memo()
         self.parts: Memo[tuple[str, bytes], Part] = Memo()
 
@@ -116,6 +118,7 @@ class Recall:
         """Forget every remembered text, string, part and word (the prefilter's tables stay)."""
         self.prefilter.clear()
         self.matches.clear()
+        self.normalized.clear()
         self.strings.clear()
         self.parts.clear()
 

@@ -16,6 +16,8 @@ few dictionary walks find the literals it satisfies:
 The rules whose requirement those literals satisfy are the only ones that can match; the others
 are skipped without running (or compiling) their regex. A rule without a requirement always
 runs. Nothing here is a regex to compile, so building a prefilter costs a few milliseconds.
+The alternatives a literal keys are grouped by another literal each needs, so a text checks only
+those whose other literal it holds.
 
 The prefilter only ever skips work: the rules it lets through find exactly the matches the full
 rule set would, in the same order (``tests/inspection/test_prefilter.py`` checks it).
@@ -29,7 +31,7 @@ from typing import Any, Final
 
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.literals import BOUNDARY, fold_case
-from mcpwall.inspection.requirements import Needs, requirements
+from mcpwall.inspection.requirements import Needs, Term, requirements
 
 WORDS: Final = re.compile(r"\w+")
 WORD_MEMO: Final = 16384
@@ -40,6 +42,9 @@ Trie = dict[str, Any]
 """Nested by character; the key ``""`` holds the indices of the literals that end there."""
 Guarded = tuple[tuple[str, int], ...]
 """Literals with non-word characters, as ``(text, index)``, to look for as substrings."""
+Alternatives = tuple[frozenset[int], dict[int, list[tuple[int, Term]]]]
+"""What one literal keys: the rule positions it satisfies alone, and the other alternatives
+(``(rule position, alternative)``) by another literal each requires."""
 
 
 def _add(trie: Trie, word: str, index: int) -> None:
@@ -141,6 +146,7 @@ class Prefilter:
         self._always = needs.always
         self._chars = frozenset(self._by_char)
         self._memo: dict[str, tuple[tuple[int, ...], Guarded]] = {}
+        self._alternatives: dict[int, Alternatives] = {}
         self._damaged = False
         """A table list failed to decode: every rule runs from then on (fail closed)."""
 
@@ -188,6 +194,24 @@ class Prefilter:
             found.update(index for literal, index in guarded if literal in folded)
         return found
 
+    def _keyed_by_other(self, index: int) -> Alternatives:
+        """The alternatives a literal keys, split: the rules it satisfies alone, and the others by
+        another literal each requires (only those whose other literal a text holds are checked).
+
+        Raises:
+            ValueError: the table's list for this literal is malformed.
+        """
+        alone: set[int] = set()
+        by_other: dict[int, list[tuple[int, Term]]] = {}
+        for position, term in self._needs.keyed(index):
+            other = next((literal for literal in term if literal != index), None)
+            if other is None:
+                alone.add(position)
+            else:
+                by_other.setdefault(other, []).append((position, term))
+        found = self._alternatives[index] = (frozenset(alone), by_other)
+        return found
+
     def candidates(self, text: str) -> tuple[Rule, ...]:
         """The rules whose requirement ``text`` satisfies, in rule-set order.
 
@@ -195,12 +219,15 @@ class Prefilter:
         """
         found = self.present(text)
         chosen = set(self._always)
-        keyed = self._needs.keyed
+        alternatives = self._alternatives
         try:
             for index in found:
-                for position, term in keyed(index):
-                    if position not in chosen and found.issuperset(term):
-                        chosen.add(position)
+                alone, by_other = alternatives.get(index) or self._keyed_by_other(index)
+                chosen.update(alone)
+                for other in by_other.keys() & found:
+                    for position, term in by_other[other]:
+                        if position not in chosen and found.issuperset(term):
+                            chosen.add(position)
         except ValueError:
             self._damaged = True
         if self._damaged:

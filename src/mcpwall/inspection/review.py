@@ -11,7 +11,9 @@ is pinned), ``blocked`` (findings at or above the block threshold, not yet appro
 Re-listing is cheap: the server's pins are read in one query, findings come from the `cache` by
 definition hash, and a pin that did not change is not written again (its ``last_seen`` is
 refreshed at most every `LAST_SEEN_EVERY` seconds). The pins a listing does change are written
-together, in one transaction.
+together, in one transaction. The findings the detector computed are remembered in the
+registry (for the next process): a short listing's in that transaction, a long one's by a
+background thread after it (`FINDINGS_WITH_PINS`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from mcpwall.store import Pin, Store
 
 LAST_SEEN_EVERY: Final = 60.0
 """Seconds between ``last_seen`` updates of a pin that did not otherwise change."""
+FINDINGS_WITH_PINS: Final = 64
+"""Findings registry rows written in the pins' transaction up to this many; a longer listing's
+are written by a background thread, off the listing's path."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +94,15 @@ class ToolReviewer:
             if isinstance(name, str):
                 reviews[name] = self._review_one(name, tool, pinned.get(name), writes=writes, digest=digest)
                 self.definitions[name] = tool
-        fresh = self.inspector.take_fresh()
-        if writes:
-            self.store.put_pins(writes, fresh)
-        elif fresh:
-            self.store.remember_findings(fresh)
+        if writes:  # before the listing goes on: pins decide what is blocked
+            self.store.put_pins(writes, self.inspector.take_fresh(at_most=FINDINGS_WITH_PINS))
+        self.inspector.remember_fresh(self.store)  # the rest is a cache: written off the listing's path
         self.known_server = self.known_server or bool(reviews)
         return reviews
+
+    def settle(self) -> None:
+        """Wait for the findings registry writes of the reviews so far (see `CachedInspector.remember_fresh`)."""
+        self.inspector.settle()
 
     def refresh(self, name: str) -> Review | None:
         """Review a tool again from the store (a human may have approved it since)."""

@@ -132,6 +132,7 @@ def review_listing(context: ScanContext, identity: str, tools: list[dict[str, An
     reviewer = ToolReviewer(context.store, identity, context.settings, auditor)
     reviews = reviewer.review(tools)
     auditor.flush()
+    reviewer.settle()
     described = []
     for tool in tools:
         review = reviews.get(str(tool.get("name")))

@@ -11,6 +11,7 @@ is shadowing. Benign descriptions say "must" and mention files: single weak sign
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from mcpwall.inspection.combos import COMBOS, Combo
 
@@ -69,8 +70,21 @@ def match_combo(combo: Combo, hits: list[Hit]) -> tuple[Hit, ...] | None:
     return None
 
 
+def _by_first_signal(combos: tuple[Combo, ...]) -> dict[str, tuple[int, ...]]:
+    """Per signal, the positions of the combos whose first group holds it (a combo can fire only
+    when one of its first group's signals is present)."""
+    index: dict[str, list[int]] = {}
+    for position, combo in enumerate(combos):
+        for signal in combo.groups[0]:
+            index.setdefault(signal, []).append(position)
+    return {signal: tuple(positions) for signal, positions in index.items()}
+
+
+_BY_FIRST_SIGNAL: Final = _by_first_signal(COMBOS)
+
+
 def fired(hits: list[Hit], *, whole_definition: bool = False) -> list[tuple[Combo, tuple[Hit, ...]]]:
-    """Every combo that the hits satisfy, with the hits behind it.
+    """Every combo that the hits satisfy, with the hits behind it, in table order.
 
     Args:
         hits: the hits of one field (windowed combos), or of every field of a definition.
@@ -78,7 +92,8 @@ def fired(hits: list[Hit], *, whole_definition: bool = False) -> list[tuple[Comb
     """
     result: list[tuple[Combo, tuple[Hit, ...]]] = []
     present = {hit.signal for hit in hits}
-    for combo in COMBOS:
+    possible = {position for signal in present for position in _BY_FIRST_SIGNAL.get(signal, ())}
+    for combo in (COMBOS[position] for position in sorted(possible)):
         if (combo.window is None) != whole_definition or not all(present & group for group in combo.groups):
             continue
         chosen = match_combo(combo, hits)

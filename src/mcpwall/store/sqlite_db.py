@@ -6,6 +6,11 @@ mark would let an approval be used twice. The connection runs in autocommit mode
 change is one explicit short transaction; read-modify-write ones start with ``BEGIN IMMEDIATE``
 so that the write lock is taken before the read (two processes can then never both see a
 ticket as unconsumed). The schema is created idempotently under that same lock.
+
+Rows that are only a cache (the findings registry) are written through a second connection,
+opened on first use with ``synchronous=NORMAL`` (no sync at commit: such a row survives a crash
+of the process, not of the machine): its transactions never hold the first connection's lock, so
+the gateway's reads and pin writes do not wait behind them, nor behind a sync to disk.
 """
 
 from __future__ import annotations
@@ -127,6 +132,8 @@ class Database:
         self.path = path
         self._synchronous = "FULL" if durable else "NORMAL"
         self._lock = threading.Lock()
+        self._cache_lock = threading.Lock()
+        self._cache_conn: sqlite3.Connection | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
@@ -189,20 +196,50 @@ class Database:
             yield conn
 
     @contextmanager
+    def cache_write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction for cache rows, on the second connection (see the module doc).
+
+        Raises:
+            sqlite3.Error: the database is closed or cannot be written.
+        """
+        with self._cache_lock:
+            if self._cache_conn is None:
+                self._cache_conn = self._open_cache()
+            with _transaction(self._cache_conn, "BEGIN IMMEDIATE") as conn:
+                yield conn
+
+    def _open_cache(self) -> sqlite3.Connection:
+        with self._lock:  # not while `close` runs: a closed database opens nothing
+            self._conn.execute("SELECT 1")  # raises sqlite3.ProgrammingError once closed
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
+
+    @contextmanager
     def _transaction(self, begin: str) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute(begin)
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+        with self._lock, _transaction(self._conn, begin) as conn:
+            yield conn
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connections (idempotent)."""
         with self._lock:
             self._conn.close()
+        with self._cache_lock:
+            if self._cache_conn is not None:
+                self._cache_conn.close()
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection, begin: str) -> Iterator[sqlite3.Connection]:
+    """One transaction on an autocommit connection: committed, or rolled back on any exception."""
+    conn.execute(begin)
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:

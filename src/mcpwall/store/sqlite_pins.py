@@ -124,7 +124,7 @@ class SqlitePins:
     def remember_findings(self, findings: Sequence[tuple[str, str, str]]) -> None:
         """See :meth:`mcpwall.store.Store.remember_findings`."""
         if findings:
-            with self._db.write() as conn:
+            with self._db.cache_write() as conn:  # a cache: another connection, no sync to disk
                 conn.executemany(_REMEMBER_FINDINGS, findings)
 
     def earlier_listers(self, tools: Sequence[str], server: str) -> dict[str, list[str]]:
