@@ -2,7 +2,10 @@
 
 For every set: attacks flagged at severity >= high, and benign look-alikes flagged at >= high.
 
-Reproduce: .venv/bin/python benchmarks/eval_probes.py [--show-misses]
+Reproduce: .venv/bin/python benchmarks/eval_probes.py [--show-misses] [--dev-only]
+
+``--dev-only`` skips every set whose name starts with ``heldout``: use it while tuning rules, so
+that the held-out sets stay a blind estimate.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import orjson
 from mcpwall.inspection import Severity, inspect_definition, max_severity
 
 PROBES = Path(__file__).resolve().parent / "probes"
+HELD_OUT = "heldout"
+"""Prefix of the sets kept blind (skipped by ``--dev-only``)."""
 
 
 def flagged(path: Path) -> tuple[int, int, list[str]]:
@@ -33,10 +38,13 @@ def flagged(path: Path) -> tuple[int, int, list[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--dev-only", action="store_true", help="skip the held-out sets (names starting heldout)")
     args = parser.parse_args()
     print(f"{'set':10} {'attacks >= high':>16} {'benign >= high':>15}")
     for attacks in sorted(PROBES.glob("*-attacks.jsonl")):
         name = attacks.name.removesuffix("-attacks.jsonl")
+        if args.dev_only and name.startswith(HELD_OUT):
+            continue
         hit, total, missed = flagged(attacks)
         fp, benign_total, _ = flagged(PROBES / f"{name}-benign.jsonl")
         print(f"{name:10} {hit:>8}/{total:<3} {hit / total:4.0%} {fp:>7}/{benign_total:<3} {fp / benign_total:4.0%}")

@@ -200,6 +200,7 @@ DESCRIPTIONS.update(
 TABLE += """
 combo.unrequested_action model_directive high near
     side_action + unasked|bypass|concealment|preauth|every_call|fixed_dest|authority|addressed|persistence|imperative
+    |auto_trigger
 combo.fixed_destination exfiltration high near
     fixed_dest + side_action|data_flow|data_out|transfer|fill|arg_override|unasked|every_call|foreign_scope|session_ref
     |concealment|bypass|override
@@ -229,6 +230,8 @@ combo.skimming exfiltration high near
     skim + side_action|transfer|other_tool|data_flow|fixed_dest|concealment
 combo.output_obeyed model_directive high near
     obey_output + ORDERS|override|unasked|imperative|obey_output
+combo.concealed_transfer exfiltration high near
+    concealment + transfer|data_out|data_flow + other_tool|sink|fixed_dest|recipient|cloud_sink|bad_host
 """
 DESCRIPTIONS.update(
     {
@@ -246,6 +249,7 @@ DESCRIPTIONS.update(
         "combo.planted_destination": "A fixed address kept among the user's choices (a default recipient to keep).",
         "combo.skimming": "A cut of every amount moved to someone else.",
         "combo.output_obeyed": "Text in tool output to be obeyed as instructions, over what the user asked.",
+        "combo.concealed_transfer": "Data moved to another tool or a destination, with the user kept from knowing.",
     }
 )
 

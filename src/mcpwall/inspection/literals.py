@@ -80,6 +80,17 @@ _UNKNOWN: Final = _Literals()
 _EMPTY: Final = _Literals(frozenset({""}))
 _MARK: Final = _Literals(frozenset({BOUNDARY}))
 _MARKS: Final = frozenset({BOUNDARY})
+UNCASED_EXCEPTIONS: Final = frozenset({0x130, 0x131, 0x17F, 0x212A})
+
+
+def _uncased(code: int) -> bool:
+    """A character with no other case (CJK, most symbols): ``re`` under IGNORECASE matches only itself.
+
+    The exceptions are characters that case-fold onto ASCII (dotted and dotless i, long s, the
+    Kelvin sign), which ``re`` matches case-insensitively against ASCII letters.
+    """
+    char = chr(code)
+    return char.lower() == char == char.upper() and char.casefold() == char and code not in UNCASED_EXCEPTIONS
 
 
 def is_word(char: str) -> bool:
@@ -198,7 +209,7 @@ def _parts(items: Sequence[tuple[Any, Any]], lead: bool, trail: bool) -> Iterato
     chars: list[str] = []
     last = len(items) - 1
     for index, (op, arg) in enumerate(items):
-        if op is _LITERAL and arg < 0x80:
+        if op is _LITERAL and (arg < 0x80 or _uncased(arg)):
             chars.append(chr(arg))
             continue
         if chars:

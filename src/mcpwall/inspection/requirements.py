@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from mcpwall.inspection.catalog import Rule, RuleSpec
 
 TABLE_FILE: Final = "requirements.json"
-ANALYSIS_VERSION: Final = 3
+ANALYSIS_VERSION: Final = 4
 """Bumped whenever :mod:`~mcpwall.inspection.literals` derives something else from a pattern, or
 the table's layout changes."""
 _KEYED_CHARS: Final = b"0123456789 ;"
