@@ -13,7 +13,7 @@ from mcp import Client
 from mcp.client.context import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequestParams, ElicitResult, ErrorData
-from test_serve_input_rounds import User, accept, records, serve, text_of
+from test_serve_input_rounds import QUESTIONS, User, accept, records, serve, text_of
 
 from conftest import Wall
 
@@ -45,11 +45,7 @@ def received(wall: Wall) -> list[dict[str, Any]]:
 @pytest.mark.requirement("routing:policy-per-real-server")
 @pytest.mark.parametrize(
     ("tool", "arguments", "asked", "answer"),
-    [
-        ("ask_user", {"question": "Favourite colour?"}, ["Favourite colour?"], "user answered: blue"),
-        ("summarize", {"text": "long text"}, ["Summarize:\nlong text"], "a summary"),
-        ("list_client_roots", {}, ["roots"], '["file:///work/project"]'),
-    ],
+    QUESTIONS,
 )
 async def test_a_handshake_upstreams_question_reaches_a_modern_client_as_input_required(
     wall: Wall, tool: str, arguments: dict[str, Any], asked: list[str], answer: str

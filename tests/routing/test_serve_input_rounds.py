@@ -30,6 +30,12 @@ from conftest import ALLOW_EVERYTHING, Wall, fixture_spec
 
 pytestmark = pytest.mark.anyio
 MODERN = "2026-07-28"
+QUESTIONS: list[tuple[str, dict[str, Any], list[str], str]] = [
+    ("ask_user", {"question": "Favourite colour?"}, ["Favourite colour?"], "user answered: blue"),
+    ("summarize", {"text": "long text"}, ["Summarize:\nlong text"], "a summary"),
+    ("list_client_roots", {}, ["roots"], '["file:///work/project"]'),
+]
+"""The fixture's questioning tools: (tool, arguments, what the user is asked, the tool's answer)."""
 
 
 def serve(wall: Wall, era: str, **routing: Any) -> StdioServerParameters:
@@ -107,11 +113,7 @@ def received(wall: Wall) -> list[dict[str, Any]]:
 @pytest.mark.requirement("routing:policy-per-real-server")
 @pytest.mark.parametrize(
     ("tool", "arguments", "asked", "answer"),
-    [
-        ("ask_user", {"question": "Favourite colour?"}, ["Favourite colour?"], "user answered: blue"),
-        ("summarize", {"text": "long text"}, ["Summarize:\nlong text"], "a summary"),
-        ("list_client_roots", {}, ["roots"], '["file:///work/project"]'),
-    ],
+    QUESTIONS,
 )
 async def test_a_modern_upstreams_question_reaches_a_handshake_client_and_the_answer_goes_back(
     wall: Wall, tool: str, arguments: dict[str, Any], asked: list[str], answer: str

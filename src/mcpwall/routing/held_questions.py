@@ -34,14 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from mcp_types.methods import validate_client_result
-from mcp_types.version import LATEST_HANDSHAKE_VERSION
-from pydantic import ValidationError
-
 from mcpwall import jsonrpc
 from mcpwall.audit import Auditor
 from mcpwall.jsonrpc import Message, RequestId
-from mcpwall.routing.input_rounds import CAPABILITY
+from mcpwall.routing.input_rounds import CAPABILITY, valid_answer
 
 STATE_PREFIX: Final = "mcpwall-held:"
 CallKey = tuple[str, str]
@@ -198,7 +194,7 @@ class HeldQuestions:
             return f"inputResponses answer nothing that was asked: {unknown}"
         for key, answer in answers.items():
             method = held.questions[key][1]["method"]
-            if not isinstance(answer, dict) or not _valid(method, answer):
+            if not isinstance(answer, dict) or not valid_answer(method, answer):
                 return f"the answer to {key} is not a valid {method} result"
         for key, answer in answers.items():
             request_id, _ = held.questions.pop(key)
@@ -226,12 +222,3 @@ class HeldQuestions:
         for call in stale:
             self._sent.pop(call, None)
             self.settled(call)
-
-
-def _valid(method: str, result: dict[str, Any]) -> bool:
-    """Whether a client's answer has the shape of ``method``'s result for a handshake-era upstream."""
-    try:
-        validate_client_result(method, LATEST_HANDSHAKE_VERSION, result)
-    except ValidationError:
-        return False
-    return True

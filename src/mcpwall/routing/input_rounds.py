@@ -236,13 +236,13 @@ def _answer(method: str, response: dict[str, Any]) -> dict[str, Any] | Refusal:
         text = f"the client refused the server's {method}: {error.get('message')}"
         return Refusal(code, text, error.get("data"))
     result = response.get("result")
-    if not isinstance(result, dict) or not _valid(method, result):
+    if not isinstance(result, dict) or not valid_answer(method, result):
         return Refusal(jsonrpc.MESSAGE_REJECTED, f"the client's answer to {method} is not a valid result")
     return result
 
 
-def _valid(method: str, result: dict[str, Any]) -> bool:
-    """Whether a client's result has the shape of ``method``'s result in the client's era."""
+def valid_answer(method: str, result: dict[str, Any]) -> bool:
+    """Whether a handshake-era client's answer has the shape of ``method``'s result."""
     try:
         validate_client_result(method, LATEST_HANDSHAKE_VERSION, result)
     except ValidationError:
