@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -152,3 +153,13 @@ def wait_for_port(port: int, within: float = 30.0) -> None:
                 return
         time.sleep(0.05)
     pytest.fail(f"nothing listens on 127.0.0.1:{port} after {within} s")
+
+
+def stop_process(process: subprocess.Popen[bytes], grace: float = 20.0) -> None:
+    """Terminate a test's child process, killing it when it outlives ``grace`` seconds."""
+    process.terminate()
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)

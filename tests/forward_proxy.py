@@ -17,7 +17,7 @@ from pathlib import Path
 
 import anyio
 
-from conftest import free_port, wait_for_port
+from conftest import free_port, stop_process, wait_for_port
 
 _ACCESS = re.compile(r"access_log:\d+ - \S+ - (.+?) - ")
 
@@ -60,9 +60,4 @@ def forward_proxy(workdir: Path, credentials: str | None = None) -> Iterator[For
         wait_for_port(port)
         yield ForwardProxy(port, log, credentials)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop_process(process, 10)

@@ -27,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 from serve_checks import text_of as _text
 from serve_checks import unanswered_call_times_out_and_the_session_goes_on
 
-from conftest import ALLOW_EVERYTHING, Wall, fixture_spec, free_port, npm_server, wait_for_port
+from conftest import ALLOW_EVERYTHING, Wall, fixture_spec, free_port, npm_server, stop_process, wait_for_port
 from mcpwall.identity import encode_public_key, sign_request
 
 pytestmark = pytest.mark.anyio
@@ -55,12 +55,7 @@ def gateway(wall: Wall, **extra: Any) -> Iterator[str]:
         wait_for_port(port)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop_process(process)
 
 
 @asynccontextmanager

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,9 +13,9 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-import yaml
+from test_serve_http import gateway as serve_http
 
-from conftest import ALLOW_EVERYTHING, Wall, fixture_spec, free_port, wait_for_port
+from conftest import Wall
 
 pytestmark = pytest.mark.anyio
 JSON_ONLY = {"Accept": "application/json", "Content-Type": "application/json"}
@@ -32,23 +30,8 @@ INIT = {
 @contextmanager
 def gateway(wall: Wall) -> Iterator[tuple[str, int]]:
     """A running ``mcpwall serve --http`` in front of the well-behaved fixture; its URL and port."""
-    port = free_port()
-    config = {"gatekeeper": ALLOW_EVERYTHING, "servers": {"notes": fixture_spec("wellbehaved")}}
-    path = wall.workdir / "front.yaml"
-    path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    argv = [sys.executable, "-m", "mcpwall", "serve", "--config", str(path), "--http", f"127.0.0.1:{port}"]
-    with (wall.workdir / "serve.stderr").open("wb") as stderr:
-        process = subprocess.Popen(argv, env=wall.env(), stderr=stderr)
-    try:
-        wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp", port
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+    with serve_http(wall) as url:
+        yield url, int(url.split(":")[2].split("/")[0])
 
 
 def _open_session(http: httpx.Client, url: str) -> dict[str, str]:
