@@ -186,3 +186,24 @@ def test_lazily_compiled_rules_find_what_eagerly_compiled_ones_find() -> None:
 def test_every_packaged_rule_compiles() -> None:
     for rule in builtin_rules():
         assert rule.regex.pattern == rule.spec.pattern
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "a",
+        "_",
+        "administrator",
+        "coowner",
+        "ai_assistant",
+        "checkouts",
+        "best_buy",
+        "aaaa",
+        "zz",
+        "アシスタントへの指示です",
+    ],
+)
+def test_in_word_literals_found_by_pairs_are_every_literal_the_word_contains(word: str) -> None:
+    words = Prefilter(builtin_rules())._words
+    assert words.inside, "the built-in rules have in-word literals"
+    assert words._inside(word) == {index for literal, index in words.inside if literal in word}

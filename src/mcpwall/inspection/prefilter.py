@@ -94,7 +94,12 @@ class _Words:
         self.starts: Trie = {}
         self.ends: Trie = {}
         self.inside: list[tuple[str, int]] = []
-        """Literals found anywhere in a word (few: most literals have a boundary mark)."""
+        """Literals found anywhere in a word (most literals have a boundary mark; not all)."""
+        self.inside_chars: dict[str, list[int]] = {}
+        """The one-character ones, by character."""
+        self.inside_pairs: dict[str, list[tuple[str, int]]] = {}
+        """The longer ones, by their first two characters: a word is read once, pair by pair,
+        instead of testing every literal against it."""
         self.guards: dict[int, list[tuple[str, int]]] = {}
 
     def add(self, literal: str, index: int) -> None:
@@ -108,6 +113,10 @@ class _Words:
             _add(self.ends, core[::-1], index)
         else:
             self.inside.append((core, index))
+            if len(core) == 1:
+                self.inside_chars.setdefault(core, []).append(index)
+            else:
+                self.inside_pairs.setdefault(core[:2], []).append((core, index))
 
     def of(self, word: str) -> tuple[tuple[int, ...], Guarded]:
         """The literals one word satisfies, and the guarded literals to look for because of it."""
@@ -116,10 +125,20 @@ class _Words:
             _walk(self.starts, word, found)
         if word[-1] in self.ends:
             _walk(self.ends, reversed(word), found)
-        found += [index for literal, index in self.inside if literal in word]
+        found += self._inside(word)
         guards = self.guards
         guarded = tuple(pair for index in found if index in guards for pair in guards[index])
         return tuple(found), guarded
+
+    def _inside(self, word: str) -> set[int]:
+        """The in-word literals a word contains (each once)."""
+        found = {index for char in self.inside_chars.keys() & set(word) for index in self.inside_chars[char]}
+        pairs = self.inside_pairs
+        for start in range(len(word) - 1):
+            bucket = pairs.get(word[start : start + 2])
+            if bucket is not None:
+                found.update(index for literal, index in bucket if word.startswith(literal, start))
+        return found
 
 
 class Prefilter:
