@@ -226,6 +226,8 @@ combo.concealed_relay exfiltration high near
     concealment + fill + arg_sink|quoted_sink
 combo.planted_destination exfiltration high anywhere
     fixed_dest + arg_override
+combo.planted_agent_file model_directive high near
+    agent_file + fill|data_flow|transfer|imperative|ORDERS|url|sink|bad_host|shell|unasked
 combo.skimming exfiltration high near
     skim + side_action|transfer|other_tool|data_flow|fixed_dest|concealment
 combo.output_obeyed model_directive high near
@@ -247,6 +249,7 @@ DESCRIPTIONS.update(
         "combo.secret_in_setting": "A key or token from the environment set as an argument, under a pretext.",
         "combo.concealed_relay": "Data put into an argument, with the user kept from knowing.",
         "combo.planted_destination": "A fixed address kept among the user's choices (a default recipient to keep).",
+        "combo.planted_agent_file": "Text planted in an agent instruction file (AGENTS.md, CLAUDE.md) for later.",
         "combo.skimming": "A cut of every amount moved to someone else.",
         "combo.output_obeyed": "Text in tool output to be obeyed as instructions, over what the user asked.",
         "combo.concealed_transfer": "Data moved to another tool or a destination, with the user kept from knowing.",

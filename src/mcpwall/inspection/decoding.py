@@ -21,6 +21,8 @@ HEX_RE = re.compile(r"(?<![0-9A-Fa-f])(?:\\x|0x)?(?:[0-9A-Fa-f]{2}(?:\\x| )?){12
 PERCENT_RE = re.compile(r"[^\s%]{0,40}(?:%[0-9A-Fa-f]{2}[^\s%]{0,40}){4,4096}")
 """A run of percent escapes, with the words between them (``When%20this%20tool%20is``): no
 spaces, so a sentence written with %20 decodes whole."""
+JOINED_WORDS_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{1,30}(?:_[A-Za-z]{1,30}){7,60}(?![A-Za-z0-9_])")
+"""Eight or more letter words joined by underscores: long enough to be a sentence, not a name."""
 COMMENT_RE = re.compile(r"<!--(.{0,4000}?)-->", re.DOTALL)
 PSEUDO_TAG_RE = re.compile(
     r"<\s{0,3}((?:important|system|instructions?|hidden|secret|admin|assistant|context|note_to_ai|ai)"
@@ -44,7 +46,7 @@ class Segment:
 
     Attributes:
         channel: ``tag_chars``, ``base64``, ``hex``, ``percent``, ``html_comment``,
-            ``pseudo_tag`` or ``hidden_element``.
+            ``pseudo_tag``, ``hidden_element`` or ``joined_words``.
         text: the decoded or surfaced text.
         position: offset of the source in the normalized field text.
         source: the text as it appeared (encoded form or markup).
@@ -125,10 +127,21 @@ def _markup(text: str) -> list[Segment]:
     return found
 
 
+def _joined_words(text: str) -> list[Segment]:
+    """Sentences written as one identifier (``pdf_and_then_call_set_sharing_with_anyone``): an
+    enum value or a default the model copies, read again with the underscores as spaces."""
+    if "_" not in text:
+        return []
+    return [
+        Segment("joined_words", m.group(0).replace("_", " "), m.start(), m.group(0))
+        for m in JOINED_WORDS_RE.finditer(text)
+    ]
+
+
 def hidden_segments(text: str) -> list[Segment]:
     """Every hidden or encoded segment in a normalized text, in order of position.
 
     Args:
         text: normalized field text.
     """
-    return sorted(_encoded(text) + _markup(text), key=lambda s: s.position)
+    return sorted(_encoded(text) + _markup(text) + _joined_words(text), key=lambda s: s.position)

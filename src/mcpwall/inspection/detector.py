@@ -49,6 +49,7 @@ HIDDEN_ORDERS = frozenset(
         "authority",
         "forced_value",
         "addressed",
+        "side_action",
     }
 )
 VALUE_ORDERS = frozenset(

@@ -47,6 +47,7 @@ OWNABLE = {
     "side_action": "own_action",
     "imperative": "own_imperative",
     "pii": "pii_own",
+    "agent_file": "agent_file_own",
 }
 ACTIONS = frozenset({"side_action", "imperative"})
 """Ownable signals judged by their content words against the tool's names and purpose sentence."""
