@@ -274,11 +274,7 @@ class Aggregate:
             return
         link = self.links[route[0]]
         if link.running and not self._lock.locked():  # started, and no start under way: forward now
-            try:
-                self._forward(link, route[1], message)
-            except Exception:  # boundary: the client gets an error, never silence
-                log.exception("mcpwall: forwarding a call to %s failed", link.name)
-                self._error(message.id, jsonrpc.INTERNAL_ERROR, "mcpwall failed to forward the call")
+            self._forward(link, route[1], message)
         else:
             self._spawn(self._call(link, route[1], message))
 
@@ -289,6 +285,14 @@ class Aggregate:
         self._forward(link, tool, message)
 
     def _forward(self, link: UpstreamLink, tool: str, message: Message) -> None:
+        """Send a routed call upstream; a failure is answered, whichever path got here."""
+        try:
+            self._send_call(link, tool, message)
+        except Exception:  # boundary: the client gets an error, never silence
+            log.exception("mcpwall: forwarding a call to %s failed", link.name)
+            self._error(message.id, jsonrpc.INTERNAL_ERROR, "mcpwall failed to forward the call")
+
+    def _send_call(self, link: UpstreamLink, tool: str, message: Message) -> None:
         self._ids += 1
         upstream_id = f"a{self._ids}"
         assert message.id is not None  # noqa: S101 -- a request
