@@ -14,6 +14,10 @@ Measures, against benchmarks/echo_server.py:
 A third column, ``bare``, runs the same server behind benchmarks/bare_relay.py: mcpwall's own
 transports and framing forwarding lines with no parsing, checks or audit. It separates what the
 relay architecture costs from what mcpwall's per-call work (checks, audit records) costs.
+A fourth, ``floor``, runs benchmarks/floor_relay.py: the bare relay plus only what issue 2's wire
+and audit rules require of every call (parse each line once, forward the serialization of the
+parsed object, three hash-chained audit lines per call). Its pipelined figure is the ceiling any
+Python implementation of those rules reaches on this machine with this architecture.
 
 mcpwall runs with its default configuration (every check on: tool lists, inspection and
 pinning, gatekeeper, armor, audit); the echo tool is a read, so it is auto-approved.
@@ -160,8 +164,10 @@ def main() -> None:
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "MCPWALL_STATE_DIR": state}
         wall = [sys.executable, "-m", "mcpwall", "run", "--", *ECHO]
         bare_argv = [sys.executable, str(HERE / "bare_relay.py"), "--", *ECHO]
+        floor_argv = [sys.executable, str(HERE / "floor_relay.py"), str(Path(state) / "floor.jsonl"), "--", *ECHO]
         direct = measure(ECHO, env, args.calls, args.pipelined)
         bare = measure(bare_argv, env, args.calls, args.pipelined)
+        floor = measure(floor_argv, env, args.calls, args.pipelined)
         gated = measure(wall, env, args.calls, args.pipelined)
         audit_lines = (Path(state) / "audit.jsonl").read_bytes().count(b"\n")
     rows = [
@@ -175,11 +181,13 @@ def main() -> None:
         ("peak RSS (MB)", "rss_mb"),
     ]
     print(f"mcpwall run vs direct — echo server, {args.calls} sequential calls, {args.pipelined} pipelined")
-    print(f"{'metric':32} {'direct':>10} {'bare':>10} {'mcpwall':>10} {'ratio':>8} {'added':>10}")
+    heads = ("direct", "bare", "floor", "mcpwall")
+    print(f"{'metric':32} " + " ".join(f"{h:>10}" for h in heads) + f" {'floor/d':>8} {'ratio':>8} {'added':>10}")
     for label, key in rows:
-        d, b, g = direct[key], bare[key], gated[key]
-        print(f"{label:32} {d:10.3f} {b:10.3f} {g:10.3f} {g / d:8.2f} {g - d:10.3f}")
-    print("ratio and added: mcpwall versus direct; bare: the relay alone (benchmarks/bare_relay.py)")
+        d, b, f, g = direct[key], bare[key], floor[key], gated[key]
+        print(f"{label:32} {d:10.3f} {b:10.3f} {f:10.3f} {g:10.3f} {f / d:8.2f} {g / d:8.2f} {g - d:10.3f}")
+    print("ratio and added: mcpwall versus direct; bare: the relay alone (benchmarks/bare_relay.py);")
+    print("floor: the relay plus parse-once, re-serialize and 3 chained audit lines per call (floor_relay.py)")
     print(f"audit records written through mcpwall: {audit_lines}")
 
 
