@@ -256,6 +256,30 @@ DESCRIPTIONS.update(
     }
 )
 
+# --- round 9: planted defaults, privileges raised unasked, the session pasted whole, beacons
+# --- carrying the session, rules on other tools' calls kept from the user ---
+TABLE += """
+combo.planted_default forced_argument high anywhere
+    keep_default + fixed_dest|unsafe_flag
+combo.unasked_privilege shell_injection high near
+    privilege + unasked|other_call|concealment|every_call
+combo.session_dump exfiltration high near
+    session_ref + read_content|tool_output
+combo.session_beacon exfiltration high near
+    image_beacon + session_ref|pii
+combo.concealed_foreign_rule tool_shadowing high near
+    foreign_scope + concealment
+"""
+DESCRIPTIONS.update(
+    {
+        "combo.planted_default": "A default the model must keep that pays a fixed account or turns safeguards off.",
+        "combo.unasked_privilege": "A role or privilege raised on each call or without being asked.",
+        "combo.session_dump": "The session's messages, files or tool results asked for whole, as a parameter.",
+        "combo.session_beacon": "A markdown image whose URL carries what the session has seen.",
+        "combo.concealed_foreign_rule": "A rule laid on other tools' calls, kept from the user.",
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Combo:

@@ -14,7 +14,11 @@ address the model. :func:`reclassify` rewrites such hits before the combinations
 - a copy-recipient word that is one of the tool's own parameters becomes ``recipient_own``;
 - a destination that is the tool's own file (``appends a line to ~/.bashrc`` in a dotfiles
   manager) becomes ``sink_own``;
-- hits inside a quoted example ("such as 'ignore previous instructions'") are dropped.
+- hits inside a quoted example ("such as 'ignore previous instructions'"), or in a scanner's
+  sentence listing what it detects ("Flags descriptions that read ~/.ssh..."), are dropped;
+- commands in a sentence naming what the tool refuses ("pipes into sh are rejected") are dropped;
+- secret words in a sentence saying where the tool's own credentials come from, and the
+  conversation named by an order-free purpose sentence (an export tool), are the tool's own.
 
 :func:`is_value_slot` tells whether a field is a schema *value* (default, enum, example, const):
 data the model copies into calls, where any order is out of place.
@@ -67,8 +71,30 @@ MENTION = re.compile(
 OPENING_QUOTES = frozenset("'\"“‘`")
 """The characters a `MENTION` quote opens with: a text holding none has no quoted example."""
 NEXT_ITEM = re.compile(r"\s{0,3}(?:,|/|\bor\b|\band\b)\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]", re.IGNORECASE)
-KEY_FILES = {"rsa": "ssh", "dsa": "ssh", "ecdsa": "ssh", "ed25519": "ssh"}
+KEY_FILES = {"rsa": "ssh", "dsa": "ssh", "ecdsa": "ssh", "ed25519": "ssh", "bashrc": "dotfiles", "zshrc": "dotfiles"}
 VALUE_SLOT = re.compile(r"\.(?:default|const|example|examples\[\d{1,6}\]|enum\[\d{1,6}\])$")
+SCANNER_PURPOSE = re.compile(
+    r"\b(?:audit\w{0,3}|scan\w{0,4}|detect\w{0,3}|security\s{1,3}scanner|linter)\b[^.\n]{0,120}?"
+    r"\b(?:poison\w{0,3}|injection|malicious|hidden\s{1,3}instructions|mcp|tool\s{1,3}(?:descriptions|definitions))",
+    re.IGNORECASE,
+)
+"""A purpose sentence saying the tool looks for attacks in tool definitions (a scanner quotes them)."""
+DETECTS = re.compile(
+    r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?:the\s{1,3}scanner|it|this\s{1,3}tool)\s{1,3}(?:also\s{1,3})?)?"
+    r"(?:flags|detects|catches|looks\s{1,3}for|warns\s{1,3}about)\s[^\n]{0,400}?(?:(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s|$)|$|\n)",
+    re.IGNORECASE,
+)
+"""A scanner's sentence listing what it detects: everything in it is an example, not an order."""
+REFUSED = re.compile(
+    r"\b(?:are|is|get|gets)\s{1,3}(?:always\s{1,3})?(?:rejected|blocked|refused|denied|disallowed|not\s{1,3}(?:allowed|permitted))\b",
+    re.IGNORECASE,
+)
+"""The end of a sentence naming what the tool refuses to run (``commands that pipe into sh are rejected``)."""
+REFUSED_SIGNALS = frozenset({"shell", "remote_exec", "exec_verb", "run_directive", "destructive"})
+PROVENANCE_SECRETS = frozenset({"secret_word", "secret_noun", "secret_source"})
+"""Secret words that, in a sentence saying where the tool's own credentials come from, name its own login."""
+FUNCTION_WORDS = frozenset({"with"})
+"""A word before an action's verb (``a key with refund permission``): the verb is the next word."""
 WORD = re.compile(r"[a-z]{3,}")
 KEY_WORD = re.compile(r"[a-z0-9]{3,}")
 
@@ -126,8 +152,9 @@ def _own_sequence(hit: Hit) -> bool:
 
 
 def mention_spans(text: str) -> list[tuple[int, int]]:
-    """Quoted examples introduced as such ("such as 'ignore previous instructions'")."""
-    spans: list[tuple[int, int]] = []
+    """Quoted examples introduced as such ("such as 'ignore previous instructions'"), and the
+    sentences in which a scanner lists what it detects."""
+    spans = _scanner_examples(text)
     if OPENING_QUOTES.isdisjoint(text):
         return spans
     for m in MENTION.finditer(text):
@@ -137,6 +164,14 @@ def mention_spans(text: str) -> list[tuple[int, int]]:
             spans.append((item.start(1), item.end(1)))
             item = NEXT_ITEM.match(text, item.end())
     return spans
+
+
+def _scanner_examples(text: str) -> list[tuple[int, int]]:
+    """In a scanner's description, the sentences listing what it detects (its examples)."""
+    first = SENTENCE_END.search(text)
+    if SCANNER_PURPOSE.search(text, 0, first.start() if first else len(text)) is None:
+        return []
+    return [(m.start(), m.end()) for m in DETECTS.finditer(text)]
 
 
 def _is_own(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> bool:
@@ -169,7 +204,7 @@ def _own_action(hit: Hit, own: Own, purpose: str) -> bool:
     the tool describing its own job, not an extra step for the model. Verbs compare by their first
     letters (approve, approves, approved).
     """
-    verb = next(iter(WORD.findall(hit.text.lower())), "")
+    verb = next((w for w in WORD.findall(hit.text.lower()) if w not in FUNCTION_WORDS), "")
     named = own.tokens | set(WORD.findall(purpose.lower()))
     return bool(verb) and verb[:VERB_STEM] in {word[:VERB_STEM] for word in named}
 
@@ -183,9 +218,32 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     """The hits of one field (quoted examples already removed) with the tool's own subject marked."""
     purpose = purpose_end(field, text, hits)
     provenance = _sentences_of(text, hits, "provenance")
-    judged = [replace(h, signal=OWNABLE[h.signal]) if _owned(h, own, purpose, text, provenance) else h for h in hits]
+    refused = _refused_sentences(text)
+    kept = [h for h in hits if not (h.signal in REFUSED_SIGNALS and _overlaps(h, refused))]
+    judged = [_judge(h, own, purpose, text, provenance) for h in kept]
     own_files = [(h.start, h.end) for h in judged if h.signal == "secret_own"]
     return [replace(h, signal="sink_own") if h.signal == "sink" and _overlaps(h, own_files) else h for h in judged]
+
+
+def _refused_sentences(text: str) -> list[tuple[int, int]]:
+    """The sentences (up to the verb) naming what the tool refuses: commands there are not orders."""
+    spans = []
+    for m in REFUSED.finditer(text):
+        starts = [e.end() for e in SENTENCE_END.finditer(text, 0, m.start())]
+        spans.append((starts[-1] if starts else 0, m.end()))
+    return spans
+
+
+def _judge(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> Hit:
+    """The hit, or its own variant: the tool's own subject, its own login, or the conversation its
+    purpose sentence works on (an export or summary tool); no combination uses the last two."""
+    if _owned(hit, own, purpose, text, provenance):
+        return replace(hit, signal=OWNABLE[hit.signal])
+    if hit.signal in PROVENANCE_SECRETS and _overlaps(hit, provenance):
+        return replace(hit, signal="login_own")
+    if hit.signal == "session_ref" and hit.end <= purpose:
+        return replace(hit, signal="session_own")
+    return hit
 
 
 def _owned(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> bool:
