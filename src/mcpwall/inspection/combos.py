@@ -51,7 +51,7 @@ combo.fake_error model_directive high near
 combo.copy_recipient exfiltration high near
     recipient + recipient + ORDERS|other_tool
 combo.exfiltration exfiltration high near
-    data_flow + sink|hidden_file|bad_host + ORDERS|bypass|run_directive
+    data_flow|transfer + sink|hidden_file|bad_host + ORDERS|bypass|run_directive|imperative
 combo.remote_command shell_injection high near
     shell + url|bad_host|secret_file|hidden_file + ORDERS|run_directive|bypass
 combo.command_order shell_injection high near
@@ -270,6 +270,17 @@ combo.session_beacon exfiltration high near
 combo.concealed_foreign_rule tool_shadowing high near
     foreign_scope + concealment
 """
+
+# --- round 10: secrets fetched elsewhere and put into this tool's arguments, private records
+# --- uploaded, the tool's output obeyed ---
+TABLE += """
+combo.secret_fetched_into_argument credential_theft high near
+    secret_word + fill|data_flow + arg_sink|quoted_sink + ORDERS
+combo.records_uploaded exfiltration high near
+    private_data|pii + fill + transfer|sink + other_tool|ORDERS
+combo.concealed_run shell_injection high near
+    exec_verb|shell|run_directive + concealment + directive|unasked|other_tool
+"""
 DESCRIPTIONS.update(
     {
         "combo.planted_default": "A default the model must keep that pays a fixed account or turns safeguards off.",
@@ -277,6 +288,9 @@ DESCRIPTIONS.update(
         "combo.session_dump": "The session's messages, files or tool results asked for whole, as a parameter.",
         "combo.session_beacon": "A markdown image whose URL carries what the session has seen.",
         "combo.concealed_foreign_rule": "A rule laid on other tools' calls, kept from the user.",
+        "combo.secret_fetched_into_argument": "A password, cookie or token fetched elsewhere, put into an argument.",
+        "combo.records_uploaded": "Personal records gathered into an argument that is sent on.",
+        "combo.concealed_run": "Something to run (a command, another tool) that the user must not be shown.",
     }
 )
 

@@ -63,6 +63,8 @@ GENERIC_TOKENS = frozenset(
 PERSON_TOKENS = frozenset({"user", "users", "home", "root", "me"})
 """Path words naming whose files they are, never what they hold (``/home/user/.ssh``)."""
 SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+PURPOSE_END = re.compile(r"[.!?;](?=\s)|\n")
+"""Where a purpose sentence ends: a clause after a semicolon is a second statement, not the purpose."""
 MENTION = re.compile(
     r"(?:such\s{1,3}as|like|e\.g\.,?|i\.e\.,?|for\s{1,3}(?:example|instance),?|including|phrases?|patterns?|"
     r"strings?|detects?|flags?|catches)\s{0,3}:?\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]",
@@ -141,7 +143,7 @@ def purpose_end(field: str, text: str, hits: list[Hit]) -> int:
     """End of the purpose sentence: the description's first sentence when it gives no order."""
     if field != "description":
         return 0
-    m = SENTENCE_END.search(text)
+    m = PURPOSE_END.search(text)
     end = m.start() if m else len(text)
     return 0 if any(h.signal in ORDERS and h.start < end and not _own_sequence(h) for h in hits) else end
 
