@@ -21,7 +21,8 @@ from mcpwall.inspection.findings import Severity
 from mcpwall.inspection.literals import BOUNDARY, SRE, fold_case, required_literals
 from mcpwall.inspection.memo import forget, recall_for
 from mcpwall.inspection.normalize import normalize
-from mcpwall.inspection.prefilter import Prefilter
+from mcpwall.inspection.prefilter import WORDS, Prefilter, _pieces, _rarity
+from mcpwall.inspection.requirements import requirements
 
 from .probes import ATTACKS, BENIGN, Tool, desc, param
 from .probes_more import ATTACKS_MORE, BENIGN_MORE, KNOWN_MISSES
@@ -188,22 +189,45 @@ def test_every_packaged_rule_compiles() -> None:
         assert rule.regex.pattern == rule.spec.pattern
 
 
-@pytest.mark.parametrize(
-    "word",
-    [
-        "a",
-        "_",
-        "administrator",
-        "coowner",
-        "ai_assistant",
-        "checkouts",
-        "best_buy",
-        "aaaa",
-        "zz",
-        "アシスタントへの指示です",
-    ],
-)
-def test_in_word_literals_found_by_pairs_are_every_literal_the_word_contains(word: str) -> None:
-    words = Prefilter(builtin_rules())._words
-    assert words.inside, "the built-in rules have in-word literals"
-    assert words._inside(word) == {index for literal, index in words.inside if literal in word}
+WORD_CASES = ["a", "_", "administrator", "coowner", "ai_assistant", "checkouts", "best_buy", "aaaa", "zz"]
+WORD_CASES += ["アシスタントへの指示です", "It's §in§ the /ETC/passwd", "§ignore§", "x" * 80]
+
+
+def _word_parts(folded: str) -> tuple[set[str], set[str], set[str], set[str]]:
+    """Every word of a text, and every start, end and piece of one."""
+    words: set[str] = set()
+    starts: set[str] = set()
+    ends: set[str] = set()
+    inside: set[str] = set()
+    for word in WORDS.findall(folded):
+        words.add(word)
+        starts.update(word[:end] for end in range(1, len(word) + 1))
+        ends.update(word[start:] for start in range(len(word)))
+        inside.update(word[start:end] for start in range(len(word)) for end in range(start + 1, len(word) + 1))
+    return words, starts, ends, inside
+
+
+def _reference(literals: tuple[str, ...], text: str) -> set[int]:
+    """The literals a text contains, read word by word (the module doc's rules, spelled out)."""
+    folded = fold_case(text)
+    words, starts, ends, inside = _word_parts(folded)
+
+    def satisfied(literal: str) -> bool:
+        core = literal.strip(B)
+        if WORDS.fullmatch(core) is None:  # other characters: a substring, guarded by a word piece
+            pieces = _pieces(literal)
+            return core in folded and (not pieces or satisfied(max(pieces, key=_rarity)))
+        head, tail = literal.startswith(B), literal.endswith(B)
+        return core in (words if head and tail else starts if head else ends if tail else inside)
+
+    return {index for index, literal in enumerate(literals) if satisfied(literal)}
+
+
+def test_the_literals_found_are_exactly_those_a_word_by_word_reading_finds() -> None:
+    rules = builtin_rules()
+    literals = requirements(rules).literals
+    prefilter = Prefilter(rules)
+    texts = [text for tool in PROBES + DISGUISED for text in _texts(tool)] + WORD_CASES
+    for text in texts:
+        found = {index for index in prefilter.present(text) if index < len(literals)}
+        assert found == _reference(literals, text), text

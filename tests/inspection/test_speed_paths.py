@@ -42,7 +42,7 @@ def _matches(text: str, rules: tuple[Rule, ...]) -> list[tuple[str, tuple[int, i
 
 def test_one_prefilter_for_every_probe_finds_exactly_the_matches_of_every_rule() -> None:
     rules = builtin_rules()
-    prefilter = Prefilter(rules)  # one memo of words and chosen rules across every text
+    prefilter = Prefilter(rules)  # one prefilter (its decoded alternatives) across every text
     texts = _texts()
 
     for text in texts + texts:

@@ -115,7 +115,7 @@ class Recall:
         self.parts: Memo[tuple[str, bytes], Part] = Memo()
 
     def clear(self) -> None:
-        """Forget every remembered text, string, part and word (the prefilter's tables stay)."""
+        """Forget every remembered text, string and part (the prefilter's tables stay)."""
         self.prefilter.clear()
         self.matches.clear()
         self.normalized.clear()

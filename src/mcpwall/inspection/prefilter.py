@@ -2,67 +2,48 @@
 
 A :class:`Prefilter` takes the :mod:`~mcpwall.inspection.requirements` of every rule of a rule
 set and finds which of their literals a text (folded by
-:func:`~mcpwall.inspection.literals.fold_case`) contains, word by word. The text is split into
-its words (``\\w+``, the words ``\\b`` sees); for each distinct word, remembered across texts, a
-few dictionary walks find the literals it satisfies:
+:func:`~mcpwall.inspection.literals.fold_case`) contains, in one pass of a C Aho-Corasick
+automaton (``pyahocorasick``) instead of a Python walk per word. The text is first rewritten as
+its distinct words (``\\w+``, the words ``\\b`` sees) between :data:`BOUNDARY` marks
+(``§ignore§the§field§``), so a literal's own marks are matched as they are written:
 
 - ``§in§`` (a whole word): the word is ``in``;
 - ``§ignor`` / ``ment§`` (a word's start or end): the word starts or ends so;
-- ``key`` (word characters anywhere): the word contains it;
+- ``key`` (word characters anywhere): some word contains it; a one-character one (``a``,
+  ``_``) is simply looked up among the text's characters (it would hit the automaton at almost
+  every word);
 - anything with other characters (``/etc/passwd``, ``'s``): checked as a substring of the text,
   only when its longest word piece is satisfied by some word (``§etc§`` here) or, without one,
   when the text holds its first character.
 
 The rules whose requirement those literals satisfy are the only ones that can match; the others
 are skipped without running (or compiling) their regex. A rule without a requirement always
-runs. Nothing here is a regex to compile, so building a prefilter costs a few milliseconds.
+runs. Nothing here is a regex to compile: building a prefilter costs a few milliseconds.
 The alternatives a literal keys are grouped by another literal each needs, so a text checks only
 those whose other literal it holds.
 
 The prefilter only ever skips work: the rules it lets through find exactly the matches the full
-rule set would, in the same order (``tests/inspection/test_prefilter.py`` checks it).
+rule set would, in the same order (``tests/inspection/test_prefilter.py`` checks it, and that
+the literals found are exactly those a word-by-word reading finds).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final
+
+import ahocorasick
 
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.literals import BOUNDARY, fold_case
 from mcpwall.inspection.requirements import Needs, Term, requirements
 
 WORDS: Final = re.compile(r"\w+")
-WORD_MEMO: Final = 16384
-"""Distinct words remembered before the memo starts over."""
-_END: Final = ""
-
-Trie = dict[str, Any]
-"""Nested by character; the key ``""`` holds the indices of the literals that end there."""
-Guarded = tuple[tuple[str, int], ...]
+Guarded = list[tuple[str, int]]
 """Literals with non-word characters, as ``(text, index)``, to look for as substrings."""
 Alternatives = tuple[frozenset[int], dict[int, list[tuple[int, Term]]]]
 """What one literal keys: the rule positions it satisfies alone, and the other alternatives
 (``(rule position, alternative)``) by another literal each requires."""
-
-
-def _add(trie: Trie, word: str, index: int) -> None:
-    node = trie
-    for char in word:
-        node = node.setdefault(char, {})
-    node.setdefault(_END, []).append(index)
-
-
-def _walk(trie: Trie, chars: Iterable[str], found: list[int]) -> None:
-    """Add the indices of every literal that is a prefix of ``chars``."""
-    node = trie
-    for char in chars:
-        child: Trie | None = node.get(char)
-        if child is None:
-            return
-        node = child
-        found += node.get(_END, ())
 
 
 def _pieces(literal: str) -> list[str]:
@@ -86,58 +67,55 @@ def _rarity(literal: str) -> tuple[int, int]:
     return literal.count(BOUNDARY), len(literal.strip(BOUNDARY))
 
 
+def marked_words(folded: str) -> str:
+    """The distinct words of a folded text, each between boundary marks: ``§put§it§in§``.
+
+    A word literal occurs in it exactly when some word of the text satisfies it: its marks can
+    only meet a word's ends, and no literal spans two words (none holds a mark inside).
+    """
+    return BOUNDARY + BOUNDARY.join(set(WORDS.findall(folded))) + BOUNDARY
+
+
 class _Words:
-    """The word literals of a rule set, and which of them one word satisfies."""
+    """The word literals of a rule set (with their marks), and which of them a text satisfies."""
 
     def __init__(self) -> None:
-        self.whole: dict[str, list[int]] = {}
-        self.starts: Trie = {}
-        self.ends: Trie = {}
-        self.inside: list[tuple[str, int]] = []
-        """Literals found anywhere in a word (most literals have a boundary mark; not all)."""
-        self.inside_chars: dict[str, list[int]] = {}
-        """The one-character ones, by character."""
-        self.inside_pairs: dict[str, list[tuple[str, int]]] = {}
-        """The longer ones, by their first two characters: a word is read once, pair by pair,
-        instead of testing every literal against it."""
-        self.guards: dict[int, list[tuple[str, int]]] = {}
+        self.keys: dict[str, list[int]] = {}
+        """Literals of two or more characters (marks aside), as written: the automaton's keys."""
+        self.chars: dict[str, list[int]] = {}
+        """One-character in-word literals, by character."""
+        self.guards: dict[int, Guarded] = {}
+        """Literals with other characters, by the index of the word piece that guards them."""
+        self.automaton: ahocorasick.Automaton | None = None
+        """The keys, each with its first index (a literal listed twice has its others in `aliases`)."""
+        self.aliases: dict[int, list[int]] = {}
 
     def add(self, literal: str, index: int) -> None:
         """Index a literal made of word characters only (with its marks)."""
-        core = literal.strip(BOUNDARY)
-        if literal.startswith(BOUNDARY) and literal.endswith(BOUNDARY):
-            self.whole.setdefault(core, []).append(index)
-        elif literal.startswith(BOUNDARY):
-            _add(self.starts, core, index)
-        elif literal.endswith(BOUNDARY):
-            _add(self.ends, core[::-1], index)
+        if len(literal) == 1:  # no mark, one character: found anywhere in a word
+            self.chars.setdefault(literal, []).append(index)
         else:
-            self.inside.append((core, index))
-            if len(core) == 1:
-                self.inside_chars.setdefault(core, []).append(index)
-            else:
-                self.inside_pairs.setdefault(core[:2], []).append((core, index))
+            self.keys.setdefault(literal, []).append(index)
 
-    def of(self, word: str) -> tuple[tuple[int, ...], Guarded]:
-        """The literals one word satisfies, and the guarded literals to look for because of it."""
-        found = list(self.whole.get(word, ()))
-        if word[0] in self.starts:
-            _walk(self.starts, word, found)
-        if word[-1] in self.ends:
-            _walk(self.ends, reversed(word), found)
-        found += self._inside(word)
-        guards = self.guards
-        guarded = tuple(pair for index in found if index in guards for pair in guards[index])
-        return tuple(found), guarded
+    def build(self) -> None:
+        """Make the automaton of the literals added so far."""
+        if not self.keys:
+            return
+        automaton = ahocorasick.Automaton()
+        for literal, (first, *others) in self.keys.items():
+            automaton.add_word(literal, first)
+            if others:
+                self.aliases[first] = others
+        automaton.make_automaton()
+        self.automaton = automaton
 
-    def _inside(self, word: str) -> set[int]:
-        """The in-word literals a word contains (each once)."""
-        found = {index for char in self.inside_chars.keys() & set(word) for index in self.inside_chars[char]}
-        pairs = self.inside_pairs
-        for start in range(len(word) - 1):
-            bucket = pairs.get(word[start : start + 2])
-            if bucket is not None:
-                found.update(index for literal, index in bucket if word.startswith(literal, start))
+    def of(self, folded: str) -> set[int]:
+        """The indices of the literals of two or more characters a folded text satisfies."""
+        if self.automaton is None:
+            return set()
+        found = {index for _, index in self.automaton.iter(marked_words(folded))}
+        for first in self.aliases.keys() & found:
+            found.update(self.aliases[first])
         return found
 
 
@@ -159,12 +137,19 @@ class Prefilter:
         self._needs = needs = requirements(rules) if needs is None else needs
         self._index = {literal: index for index, literal in enumerate(needs.literals)}
         self._words = _Words()
-        self._by_char: dict[str, list[tuple[str, int]]] = {}
+        self._guarded_by_char: dict[str, Guarded] = {}
         for index, literal in enumerate(needs.literals):
             self._add(literal, index)
+        self._words.build()
         self._always = needs.always
+        self._by_char = {
+            char: (tuple(self._words.chars.get(char, ())), self._guarded_by_char.get(char, []))
+            for char in self._words.chars.keys() | self._guarded_by_char.keys()
+        }
+        """Per character: the one-character in-word literals, and the literals without word pieces
+        that start with it (found by one pass over a text's characters)."""
         self._chars = frozenset(self._by_char)
-        self._memo: dict[str, tuple[tuple[int, ...], Guarded]] = {}
+        self._keys = needs.keys()
         self._alternatives: dict[int, Alternatives] = {}
         self._damaged = False
         """A table list failed to decode: every rule runs from then on (fail closed)."""
@@ -176,7 +161,7 @@ class Prefilter:
             return
         pieces = _pieces(literal)
         if not pieces:
-            self._by_char.setdefault(core[0], []).append((core, index))
+            self._guarded_by_char.setdefault(core[0], []).append((core, index))
             return
         guard = max(pieces, key=_rarity)
         if guard not in self._index:
@@ -185,30 +170,18 @@ class Prefilter:
         self._words.guards.setdefault(self._index[guard], []).append((core, index))
 
     def clear(self) -> None:
-        """Forget the words seen so far (the next texts are split as at first sight)."""
-        self._memo.clear()
-
-    def _word(self, word: str) -> tuple[tuple[int, ...], Guarded]:
-        """What a word not seen before satisfies, remembered."""
-        if len(self._memo) >= WORD_MEMO:
-            self._memo.clear()
-        known = self._memo[word] = self._words.of(word)
-        return known
+        """Nothing to forget: no text or word is remembered (kept for :meth:`Recall.clear`)."""
 
     def present(self, text: str) -> set[int]:
         """The indices of the literals ``text`` contains."""
         folded = fold_case(text)
-        found: set[int] = set()
-        guarded: list[tuple[str, int]] = []
-        memo = self._memo
-        for word in set(WORDS.findall(folded)):
-            known = memo.get(word) or self._word(word)
-            if known[0]:
-                found.update(known[0])
-            if known[1]:
-                guarded += known[1]
+        found = self._words.of(folded)
+        guards = self._words.guards
+        guarded: Guarded = [pair for index in guards.keys() & found for pair in guards[index]]
         for char in self._chars.intersection(folded):
-            guarded += self._by_char[char]
+            singles, starting = self._by_char[char]
+            found.update(singles)
+            guarded += starting
         if guarded:
             found.update(index for literal, index in guarded if literal in folded)
         return found
@@ -240,7 +213,7 @@ class Prefilter:
         chosen = set(self._always)
         alternatives = self._alternatives
         try:
-            for index in found:
+            for index in self._keys.intersection(found):
                 alone, by_other = alternatives.get(index) or self._keyed_by_other(index)
                 chosen.update(alone)
                 for other in by_other.keys() & found:

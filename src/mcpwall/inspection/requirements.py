@@ -143,6 +143,11 @@ class Needs:
                 raise ValueError("a keyed list points past the table's rules or literals") from exc
         return tuple(found)
 
+    def keys(self) -> frozenset[int]:
+        """The literals that are some alternative's rarest one (those :meth:`keyed` has any for)."""
+        keyed = self._table.keyed
+        return frozenset(index for index in range(len(keyed)) if keyed[index]) | self._eager.keys()
+
     @property
     def terms(self) -> tuple[Terms | None, ...]:
         """Per rule, in rule order, its alternatives; None when it always runs (decodes everything)."""
