@@ -275,7 +275,7 @@ combo.concealed_foreign_rule tool_shadowing high near
 # --- uploaded, the tool's output obeyed ---
 TABLE += """
 combo.secret_fetched_into_argument credential_theft high near
-    secret_word + fill|data_flow + arg_sink|quoted_sink + ORDERS
+    secret_word + fill|data_flow|access_pretext + arg_sink|quoted_sink + ORDERS|access_pretext
 combo.records_uploaded exfiltration high near
     private_data|pii + fill + transfer|sink + other_tool|ORDERS
 combo.concealed_run shell_injection high near

@@ -56,6 +56,8 @@ VALUE_ORDERS = frozenset(
     {"directive", "override", "concealment", "persistence", "authority", "bypass", "run_directive", "prerequisite"}
 )
 VALUE_SECRETS = frozenset({"secret_file", "metadata"})
+PLANTED = re.compile(r"\.(?:default|const)$")
+"""The value slots the model sends unless told otherwise (an enum lists choices; a default is taken)."""
 """Signals that make a schema value a secret the model would send (a key file, a metadata URL)."""
 OWN_SIGNALS = frozenset({"other_tool", "forced_value", *OWNABLE})
 """Signals judged against the definition's own names (see `_is_foreign_tool`, `_signal`, `reclassify`)."""
@@ -182,6 +184,28 @@ def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
     ]
 
 
+def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """A fixed account, IBAN or wallet as a parameter's default: the payee a model sends when the
+    user named none, chosen by the server. An e-mail address as a default is common and honest
+    (a support or sender address), so it alone is left to the combinations."""
+    planted = [h for h in hits if h.signal == "fixed_dest" and "@" not in h.text] if PLANTED.search(field) else []
+    if not planted:
+        return []
+    first = planted[0]
+    return [
+        Finding(
+            "value.fixed_destination",
+            "forced_argument",
+            Severity.HIGH,
+            field,
+            make_visible(text[:300]),
+            first.start,
+            _context(text, first.start, first.end),
+            "A parameter defaults to a fixed account or address: money or messages go there unless changed.",
+        )
+    ]
+
+
 def _value_secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
     """A secret file or a metadata endpoint as a schema value, not the definition's own subject.
 
@@ -223,6 +247,7 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
     if is_value_slot(field):
         findings += _value_orders(field, normalized.text, hits)
         findings += _value_secrets(field, normalized.text, hits, own)
+        findings += _planted_destination(field, normalized.text, hits)
     for segment in normalized.hidden:
         hidden, used = _hidden(field, segment, recall, own)
         findings += hidden
@@ -260,13 +285,19 @@ def _plain(raw: str, recall: Recall) -> bool:
 
 
 def _judge(field: str, raw: str, recall: Recall, own: OwnOf) -> Judged:
-    """One string's judgement, remembered when it does not depend on the definition's names."""
-    if _plain(raw, recall):
-        return Judged(field, raw, (), ())
+    """One string's judgement, remembered when it does not depend on the definition's names.
+
+    The memo is read first: most strings of a listing recur (a ``type`` word, a shared parameter
+    description), and a plain string's empty judgement is remembered like any other.
+    """
     known = recall.strings.get((field, raw))
     if known is not None and (known.own is None or known.own == own().names):
         return known
-    judged = inspect_string(field, raw, recall, own())
+    judged = (
+        Judged(field, raw, (), ())
+        if known is None and _plain(raw, recall)
+        else inspect_string(field, raw, recall, own())
+    )
     recall.strings.put((field, raw), judged)
     return judged
 
@@ -277,6 +308,11 @@ def _part_key(path: str, value: object) -> tuple[str, bytes] | None:
         return path, orjson.dumps(value)
     except TypeError:  # not plain JSON (a non-string key, a huge int): judged, not remembered
         return None
+
+
+def _rejudged(judged: Judged, recall: Recall, own: OwnOf) -> Judged:
+    """A remembered string's judgement for this definition: as it was unless names judged it."""
+    return judged if judged.own is None else _judge(judged.field, judged.raw, recall, own)
 
 
 def _part(path: str, value: object, recall: Recall, own: OwnOf) -> tuple[tuple[Finding, ...], tuple[Hit, ...]]:
@@ -290,8 +326,8 @@ def _part(path: str, value: object, recall: Recall, own: OwnOf) -> tuple[tuple[F
         part = Part.of([_judge(field, raw, recall, own) for field, raw in walk_strings(value, path)])
         if key is not None:
             recall.parts.put(key, part)
-    elif not part.own_free:
-        part = Part.of([_judge(judged.field, judged.raw, recall, own) for judged in part.strings])
+    elif not part.own_free:  # only its strings judged with the names may judge otherwise
+        part = Part.of([_rejudged(judged, recall, own) for judged in part.strings])
     return part.findings, part.hits
 
 
