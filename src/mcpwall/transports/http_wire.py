@@ -129,11 +129,15 @@ class HttpWire:
         return await self._exchange(await self._connect(), head, body)
 
     async def aclose(self) -> None:
-        """Close every connection."""
-        for writer in list(self._open):
-            writer.close()
+        """Close every connection, waiting until each socket is closed (a transport only closed
+        is torn down by a later loop iteration, which a loop about to stop may never run)."""
+        writers = list(self._open)
         self._open.clear()
         self._idle.clear()
+        for writer in writers:
+            writer.close()
+        for writer in writers:
+            await _closed(writer)
 
     def _head(self, method: str, headers: Mapping[str, str], length: int) -> bytes:
         lines = [f"{method} {self.target} HTTP/1.1", f"Host: {self.authority}"]
@@ -310,3 +314,17 @@ def sse_events(buffer: bytearray, chunk: bytes) -> list[tuple[str, bytes]]:
         if data:
             events.append((kind, b"\n".join(data)))
     return events
+
+
+CLOSE_GRACE = 1.0
+"""Seconds a closing connection may take to flush; then it is aborted (nothing hangs)."""
+
+
+async def _closed(writer: asyncio.StreamWriter) -> None:
+    try:
+        async with asyncio.timeout(CLOSE_GRACE):
+            await writer.wait_closed()
+    except TimeoutError:
+        writer.transport.abort()
+    except OSError:
+        pass  # the peer reset the connection first: it is closed all the same
