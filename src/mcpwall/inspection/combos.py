@@ -280,6 +280,8 @@ combo.records_uploaded exfiltration high near
     private_data|pii + fill + transfer|sink + other_tool|ORDERS
 combo.concealed_run shell_injection high near
     exec_verb|shell|run_directive + concealment + directive|unasked|other_tool
+combo.concealed_transfer exfiltration high near
+    transfer|data_flow + concealment + fill|tool_output|session_data|private_data|pii|fixed_dest|recipient|secret_word
 """
 DESCRIPTIONS.update(
     {
@@ -291,6 +293,7 @@ DESCRIPTIONS.update(
         "combo.secret_fetched_into_argument": "A password, cookie or token fetched elsewhere, put into an argument.",
         "combo.records_uploaded": "Personal records gathered into an argument that is sent on.",
         "combo.concealed_run": "Something to run (a command, another tool) that the user must not be shown.",
+        "combo.concealed_transfer": "The user's data sent or copied somewhere, kept out of what the user is shown.",
     }
 )
 
