@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from mcpwall.inspection.findings import Severity
 
 WINDOW = 320
-ORDERS = frozenset({"directive", "addressed", "persistence", "authority", "concealment", "override"})
+ORDERS = frozenset({"directive", "addressed", "assistant_does", "persistence", "authority", "concealment", "override"})
 
 TABLE = """
 combo.secret_file_access credential_theft critical near
@@ -232,6 +232,8 @@ combo.skimming exfiltration high near
     skim + side_action|transfer|other_tool|data_flow|fixed_dest|concealment
 combo.output_obeyed model_directive high near
     obey_output + ORDERS|override|unasked|imperative|obey_output
+combo.assistant_collects exfiltration high near
+    assistant_does + tool_output|session_data|private_data|pii|secret_word|secret_file
 combo.concealed_transfer exfiltration high near
     concealment + transfer|data_out|data_flow + other_tool|sink|fixed_dest|recipient|cloud_sink|bad_host
 """
@@ -252,6 +254,7 @@ DESCRIPTIONS.update(
         "combo.planted_agent_file": "Text planted in an agent instruction file (AGENTS.md, CLAUDE.md) for later.",
         "combo.skimming": "A cut of every amount moved to someone else.",
         "combo.output_obeyed": "Text in tool output to be obeyed as instructions, over what the user asked.",
+        "combo.assistant_collects": "The assistant told, or said, to gather the user's data or secrets into a call.",
         "combo.concealed_transfer": "Data moved to another tool or a destination, with the user kept from knowing.",
     }
 )
@@ -280,6 +283,8 @@ combo.records_uploaded exfiltration high near
     private_data|pii + fill + transfer|sink + other_tool|ORDERS
 combo.concealed_run shell_injection high near
     exec_verb|shell|run_directive + concealment + directive|unasked|other_tool
+combo.assistant_collects exfiltration high near
+    assistant_does + tool_output|session_data|private_data|pii|secret_word|secret_file
 combo.concealed_transfer exfiltration high near
     transfer|data_flow + concealment + fill|tool_output|session_data|private_data|pii|fixed_dest|recipient|secret_word
 """
@@ -293,6 +298,7 @@ DESCRIPTIONS.update(
         "combo.secret_fetched_into_argument": "A password, cookie or token fetched elsewhere, put into an argument.",
         "combo.records_uploaded": "Personal records gathered into an argument that is sent on.",
         "combo.concealed_run": "Something to run (a command, another tool) that the user must not be shown.",
+        "combo.assistant_collects": "The assistant told, or said, to gather the user's data or secrets into a call.",
         "combo.concealed_transfer": "The user's data sent or copied somewhere, kept out of what the user is shown.",
     }
 )
