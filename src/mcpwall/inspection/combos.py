@@ -39,7 +39,7 @@ combo.every_call_leak exfiltration high near
 combo.argument_tampering tool_shadowing high near
     other_tool + arg_tamper|forced_value + other_call|ORDERS|override
 combo.claimed_consent model_directive high near
-    preauth + bypass|ORDERS|destructive|data_flow|preauth
+    preauth + bypass|ORDERS|destructive|data_flow|preauth|foreign_scope|other_tool
 combo.authority_order model_directive high near
     authority + authority|override|bypass|concealment|no_refusal
 combo.url_payload exfiltration high near
