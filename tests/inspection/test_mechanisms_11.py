@@ -11,11 +11,7 @@ that sync by design, purposes written with a semicolon, upload tools, shells tha
 
 from __future__ import annotations
 
-import pytest
-
-from mcpwall.inspection import Severity
-
-from .mechanism_cases import Tool, mechanism_tests, param, tool, worst
+from .mechanism_cases import Tool, known_gaps_test, mechanism_tests, param, tool
 
 ATTACKS: dict[str, list[Tool]] = {
     "secret_fetched_into_argument": [
@@ -217,11 +213,6 @@ KNOWN_GAPS: list[Tool] = [
 ]
 
 
-@pytest.mark.xfail(
-    reason="known gaps: unlisted verbs; claims of consent alone; stored secrets asked for plainly", strict=True
+test_known_gaps = known_gaps_test(
+    KNOWN_GAPS, "known gaps: unlisted verbs; claims of consent alone; stored secrets asked for plainly"
 )
-@pytest.mark.parametrize("tool", KNOWN_GAPS)
-def test_known_gaps(tool: Tool) -> None:
-    found = worst(tool)
-    assert found is not None
-    assert found >= Severity.HIGH

@@ -9,11 +9,7 @@ own job is the action, or which say where their own credentials come from.
 
 from __future__ import annotations
 
-import pytest
-
-from mcpwall.inspection import Severity
-
-from .mechanism_cases import Tool, mechanism_tests, param, tool, worst
+from .mechanism_cases import Tool, known_gaps_test, mechanism_tests, param, tool
 
 ATTACKS: dict[str, list[Tool]] = {
     "unrequested_action": [
@@ -168,9 +164,4 @@ KNOWN_GAPS: list[Tool] = [
 ]
 
 
-@pytest.mark.xfail(reason="known gap: an order to understate an action, alone", strict=True)
-@pytest.mark.parametrize("tool", KNOWN_GAPS)
-def test_known_gaps(tool: Tool) -> None:
-    found = worst(tool)
-    assert found is not None
-    assert found >= Severity.HIGH
+test_known_gaps = known_gaps_test(KNOWN_GAPS, "known gap: an order to understate an action, alone")

@@ -165,23 +165,30 @@ def _hidden(field: str, segment: Segment, recall: Recall, own: Own) -> tuple[lis
     return findings, own_used
 
 
-def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
-    """An order in a schema value (default, enum, example): data the model copies, never addressed to it."""
-    orders = [h for h in hits if h.signal in VALUE_ORDERS]
-    if not orders:
+def _value_finding(rule: str, category: str, field: str, text: str, hits: list[Hit], description: str) -> list[Finding]:
+    """One high finding on a schema value, at its first qualifying hit (none without a hit)."""
+    if not hits:
         return []
+    first = hits[0]
     return [
         Finding(
-            "value.instructions",
-            "hidden_instructions",
+            rule,
+            category,
             Severity.HIGH,
             field,
             make_visible(text[:300]),
-            orders[0].start,
-            _context(text, orders[0].start, orders[0].end),
-            f"Instructions in a schema value: {sorted({h.signal for h in orders})}.",
+            first.start,
+            _context(text, first.start, first.end),
+            description,
         )
     ]
+
+
+def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """An order in a schema value (default, enum, example): data the model copies, never addressed to it."""
+    orders = [h for h in hits if h.signal in VALUE_ORDERS]
+    description = f"Instructions in a schema value: {sorted({h.signal for h in orders})}."
+    return _value_finding("value.instructions", "hidden_instructions", field, text, orders, description)
 
 
 def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding]:
@@ -189,21 +196,8 @@ def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding
     user named none, chosen by the server. An e-mail address as a default is common and honest
     (a support or sender address), so it alone is left to the combinations."""
     planted = [h for h in hits if h.signal == "fixed_dest" and "@" not in h.text] if PLANTED.search(field) else []
-    if not planted:
-        return []
-    first = planted[0]
-    return [
-        Finding(
-            "value.fixed_destination",
-            "forced_argument",
-            Severity.HIGH,
-            field,
-            make_visible(text[:300]),
-            first.start,
-            _context(text, first.start, first.end),
-            "A parameter defaults to a fixed account or address: money or messages go there unless changed.",
-        )
-    ]
+    description = "A parameter defaults to a fixed account or address: money or messages go there unless changed."
+    return _value_finding("value.fixed_destination", "forced_argument", field, text, planted, description)
 
 
 def _value_secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
@@ -214,21 +208,8 @@ def _value_secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Fin
     tool's ``identity_file`` or a ``kubeconfig`` defaulting to its usual file names its own subject.
     """
     secrets = [h for h in hits if h.signal in VALUE_SECRETS and not (h.signal == "secret_file" and own.claims(h.text))]
-    if not secrets:
-        return []
-    first = secrets[0]
-    return [
-        Finding(
-            "value.secret",
-            "credential_theft",
-            Severity.HIGH,
-            field,
-            make_visible(text[:300]),
-            first.start,
-            _context(text, first.start, first.end),
-            "A schema value names a secret file or a cloud metadata endpoint the model would send.",
-        )
-    ]
+    description = "A schema value names a secret file or a cloud metadata endpoint the model would send."
+    return _value_finding("value.secret", "credential_theft", field, text, secrets, description)
 
 
 def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
