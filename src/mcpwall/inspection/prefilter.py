@@ -30,6 +30,7 @@ the literals found are exactly those a word-by-word reading finds).
 from __future__ import annotations
 
 import re
+import time
 from typing import Final
 
 import ahocorasick
@@ -41,6 +42,14 @@ from mcpwall.inspection.requirements import Needs, Term, requirements
 WORDS: Final = re.compile(r"\w+")
 Guarded = list[tuple[str, int]]
 """Literals with non-word characters, as ``(text, index)``, to look for as substrings."""
+PREPARED_SIZE: Final = 100
+"""`Prefilter.prepare` decodes the lists at least this long (encoded characters): the keys of many
+alternatives, common words nearly every listing holds (about 85% of the packaged table's
+decoding work, a quarter of its lists: some 50 ms and 6 MB; the rest cost the listing that needs
+them a few microseconds each)."""
+PREPARE_SLICE: Final = 2000
+"""Encoded characters `Prefilter.prepare` decodes before it gives the GIL back (a few tenths of
+a millisecond: the relay never waits longer for it)."""
 Alternatives = tuple[frozenset[int], dict[int, list[tuple[int, Term]]]]
 """What one literal keys: the rule positions it satisfies alone, and the other alternatives
 (``(rule position, alternative)``) by another literal each requires."""
@@ -124,8 +133,8 @@ class Prefilter:
 
     Each alternative of a rule's requirement is indexed under its rarest literal (its first):
     only the alternatives whose key occurs in a text are checked in full, and only their lists
-    are ever decoded from the requirements table. Should one fail to decode (a damaged table),
-    every rule runs from then on.
+    are decoded from the requirements table (the longest ones ahead of need: :meth:`prepare`).
+    Should one fail to decode (a damaged table), every rule runs from then on.
 
     Args:
         rules: the rules, in rule-set order (the order matches are reported in).
@@ -171,6 +180,32 @@ class Prefilter:
 
     def clear(self) -> None:
         """Nothing to forget: no text or word is remembered (kept for :meth:`Recall.clear`)."""
+
+    def prepare(self, at_least: int = PREPARED_SIZE) -> None:
+        """Decode ahead of need the alternatives of the literals with the longest lists (at least
+        ``at_least`` encoded characters), longest first.
+
+        A first listing would otherwise decode the lists of the literals its texts hold, on its
+        path (a couple of milliseconds for a dozen tools: the longest lists are those of common
+        words). Run in the warm-up thread (see `catalog.warm_up`); a text that needs a list
+        first simply decodes it (both threads compute the same value, harmlessly). It only
+        fills what :meth:`candidates` would fill: the rules chosen are the same. A list that
+        fails to decode is left for :meth:`candidates` to find (and then run every rule).
+        """
+        needs = self._needs
+        sizes = ((needs.size(index), index) for index in self._keys)
+        slice_left = PREPARE_SLICE
+        for size, index in sorted((pair for pair in sizes if pair[0] >= at_least), reverse=True):
+            if index in self._alternatives:
+                continue
+            try:
+                self._keyed_by_other(index)
+            except ValueError:
+                return
+            slice_left -= size
+            if slice_left <= 0:
+                time.sleep(0)  # give the GIL back: a listing arriving now waits for no more than a slice
+                slice_left = PREPARE_SLICE
 
     def present(self, text: str) -> set[int]:
         """The indices of the literals ``text`` contains."""

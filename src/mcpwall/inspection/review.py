@@ -27,6 +27,7 @@ from mcpwall.audit import Auditor
 from mcpwall.inspection.cache import CachedInspector, detector_digest
 from mcpwall.inspection.catalog import Rule, compile_rules, warm_up
 from mcpwall.inspection.findings import Finding, max_severity
+from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.pins import diff_definitions
 from mcpwall.inspection.settings import InspectionSettings
 from mcpwall.store import Pin, Store
@@ -51,6 +52,14 @@ class Review:
     reason: str = ""
 
 
+def prepare_detector(rules: tuple[Rule, ...]) -> None:
+    """Once-per-process work the first listing would otherwise pay for, done ahead (in the warm-up
+    thread): the detector's code digest (the key of findings kept in the registry), and the
+    prefilter's most used requirement lists (`Prefilter.prepare`)."""
+    detector_digest()
+    recall_for(rules).prefilter.prepare()
+
+
 class ToolReviewer:
     """Reviews every tools/list result of one server against the store's pins.
 
@@ -72,9 +81,9 @@ class ToolReviewer:
         self.definitions: dict[str, dict[str, Any]] = {}
 
     def warm_up(self) -> None:
-        """Compile the rest of the catalog in the background (see `catalog.warm_up`), and work
-        out the detector's code digest there too (the key of findings kept in the registry)."""
-        warm_up(self.rules, then=detector_digest)
+        """Compile the rest of the catalog in the background (see `catalog.warm_up`), then do
+        there the rest of the detector's once-per-process work (`prepare_detector`)."""
+        warm_up(self.rules, then=lambda: prepare_detector(self.rules))
 
     @property
     def rules(self) -> tuple[Rule, ...]:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from mcpwall.audit import AuditChain
 from mcpwall.config.models import Config
 from mcpwall.inspection.catalog import builtin_rules, warm_up
+from mcpwall.inspection.review import prepare_detector
 from mcpwall.routing.build import build_aggregate
 from mcpwall.routing.pool import UpstreamPool
 from mcpwall.state import AUDIT_FILE, state_dir
@@ -56,7 +57,9 @@ class StdioServe:
     async def run(self) -> int:
         """Serve until the client closes stdin or a signal arrives; the exit code."""
         reader, self.writer = await client_streams()
-        warm_up(builtin_rules())  # the detector's rules compile while the first servers start
+        rules = builtin_rules()
+        # the detector's rules compile while the first servers start, then the prefilter's long lists decode
+        warm_up(rules, then=lambda: prepare_detector(rules))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

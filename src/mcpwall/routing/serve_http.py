@@ -11,6 +11,7 @@ import uvicorn
 from mcpwall.config.models import Config
 from mcpwall.errors import ConfigError
 from mcpwall.inspection.catalog import builtin_rules, warm_up
+from mcpwall.inspection.review import prepare_detector
 from mcpwall.transports.http_cork import CorkedHttpToolsProtocol
 from mcpwall.transports.http_front import HttpFront
 
@@ -57,7 +58,9 @@ async def serve_http(config: Config, address: tuple[str, int]) -> int:
         )
     )
     upkeep = asyncio.create_task(front.upkeep.run())
-    warm_up(builtin_rules())  # the detector's rules compile before the first listings arrive
+    rules = builtin_rules()
+    # the detector's rules compile before the first listings arrive, then the prefilter's long lists decode
+    warm_up(rules, then=lambda: prepare_detector(rules))
     try:
         await server.serve()
     finally:
