@@ -92,6 +92,12 @@ REFUSED = re.compile(
     re.IGNORECASE,
 )
 """The end of a sentence naming what the tool refuses to run (``commands that pipe into sh are rejected``)."""
+CAUTION = re.compile(
+    r"\b(?:ask|check\s{1,3}with|confirm\s{1,3}with)\s{1,3}(?:the\s{1,3})?user\s{1,3}(?:first\s{1,3})?before\b",
+    re.IGNORECASE,
+)
+"""The start of a clause naming what needs the user's confirmation (``ask the user before running rm -rf``)."""
+CLAUSE_END = re.compile(r"[.;!?](?=\s)|\n")
 REFUSED_SIGNALS = frozenset({"shell", "remote_exec", "exec_verb", "run_directive", "destructive"})
 PROVENANCE_SECRETS = frozenset({"secret_word", "secret_noun", "secret_source"})
 """Secret words that, in a sentence saying where the tool's own credentials come from, name its own login."""
@@ -228,11 +234,15 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
 
 
 def _refused_sentences(text: str) -> list[tuple[int, int]]:
-    """The sentences (up to the verb) naming what the tool refuses: commands there are not orders."""
+    """The sentences (up to the verb) naming what the tool refuses, and the clauses (from the
+    caution on) naming what needs the user's confirmation: commands there are not orders."""
     spans = []
     for m in REFUSED.finditer(text):
         starts = [e.end() for e in SENTENCE_END.finditer(text, 0, m.start())]
         spans.append((starts[-1] if starts else 0, m.end()))
+    for m in CAUTION.finditer(text):
+        end = CLAUSE_END.search(text, m.end())
+        spans.append((m.start(), end.start() if end else len(text)))
     return spans
 
 
