@@ -12,7 +12,7 @@ import yaml
 
 from mcpwall.inspection import CatalogError, RuleSpec, Severity, compile_rules, inspect_definition
 from mcpwall.inspection.catalog import builtin_rules, parse_catalog
-from mcpwall.inspection.combos import COMBOS
+from mcpwall.inspection.combos import COMBOS, parse_table
 from mcpwall.inspection.domain import OWNABLE
 
 SRE: Any = importlib.import_module("re._parser")
@@ -144,3 +144,15 @@ def test_a_first_character_lookahead_admits_every_character_a_match_can_start_wi
     assert not first[1]
     lookahead = re.compile(rule.spec.pattern[: rule.spec.pattern.index("])") + 2], rule.options)
     assert all(lookahead.match(char) for char in first[0])
+
+
+def test_a_combination_id_used_twice_is_refused() -> None:
+    row = "combo.twice exfiltration high near\n    data_flow + sink\n"
+    with pytest.raises(ValueError, match="used twice"):
+        parse_table(row + row)
+
+
+def test_every_combination_has_its_own_id_and_description() -> None:
+    ids = [combo.id for combo in COMBOS]
+    assert len(ids) == len(set(ids))
+    assert all(combo.description for combo in COMBOS)

@@ -111,6 +111,8 @@ combo.preference_manipulation preference_manipulation high anywhere
 
 DESCRIPTIONS = {
     "combo.secret_file_access": "A secret file named next to an order, a data flow or a command.",
+    "combo.secret_into_argument": "A secret (an environment key, a token) put into an argument on an order.",
+    "combo.own_secret_exfiltration": "The tool's own secret files read and sent out or into an argument.",
     "combo.secret_exfiltration": "Secrets moved to a destination outside the user's request.",
     "combo.secret_from_user": "Secrets from the user's environment moved into a call or a destination.",
     "combo.session_exfiltration": "The conversation or other tools' results sent somewhere.",
@@ -232,8 +234,6 @@ combo.skimming exfiltration high near
     skim + side_action|transfer|other_tool|data_flow|fixed_dest|concealment
 combo.output_obeyed model_directive high near
     obey_output + ORDERS|override|unasked|imperative|obey_output
-combo.assistant_collects exfiltration high near
-    assistant_does + tool_output|session_data|private_data|pii|secret_word|secret_file
 combo.concealed_transfer exfiltration high near
     concealment + transfer|data_out|data_flow + other_tool|sink|fixed_dest|recipient|cloud_sink|bad_host
 """
@@ -254,7 +254,6 @@ DESCRIPTIONS.update(
         "combo.planted_agent_file": "Text planted in an agent instruction file (AGENTS.md, CLAUDE.md) for later.",
         "combo.skimming": "A cut of every amount moved to someone else.",
         "combo.output_obeyed": "Text in tool output to be obeyed as instructions, over what the user asked.",
-        "combo.assistant_collects": "The assistant told, or said, to gather the user's data or secrets into a call.",
         "combo.concealed_transfer": "Data moved to another tool or a destination, with the user kept from knowing.",
     }
 )
@@ -285,7 +284,7 @@ combo.concealed_run shell_injection high near
     exec_verb|shell|run_directive + concealment + directive|unasked|other_tool
 combo.assistant_collects exfiltration high near
     assistant_does + tool_output|session_data|private_data|pii|secret_word|secret_file
-combo.concealed_transfer exfiltration high near
+combo.concealed_data_move exfiltration high near
     transfer|data_flow + concealment + fill|tool_output|session_data|private_data|pii|fixed_dest|recipient|secret_word
 """
 DESCRIPTIONS.update(
@@ -299,7 +298,7 @@ DESCRIPTIONS.update(
         "combo.records_uploaded": "Personal records gathered into an argument that is sent on.",
         "combo.concealed_run": "Something to run (a command, another tool) that the user must not be shown.",
         "combo.assistant_collects": "The assistant told, or said, to gather the user's data or secrets into a call.",
-        "combo.concealed_transfer": "The user's data sent or copied somewhere, kept out of what the user is shown.",
+        "combo.concealed_data_move": "The user's data sent or copied somewhere, kept out of what the user is shown.",
     }
 )
 
@@ -346,13 +345,15 @@ def parse_table(table: str) -> tuple[Combo, ...]:
     """Parse rows of the combination table.
 
     Raises:
-        ValueError: a row is malformed or names an unknown severity or scope.
+        ValueError: a row is malformed, repeats an id or names an unknown severity or scope.
     """
-    combos = []
+    combos: list[Combo] = []
     for row in _rows(table):
         cid, category, severity, scope, groups = row.split(maxsplit=4)
         if scope not in {"near", "anywhere"}:
             raise ValueError(f"combo {cid}: unknown scope {scope!r}")
+        if any(c.id == cid for c in combos):
+            raise ValueError(f"combo {cid}: the id is used twice (findings and descriptions would mix)")
         combos.append(
             Combo(
                 cid,
