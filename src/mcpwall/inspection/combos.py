@@ -284,6 +284,8 @@ combo.concealed_run shell_injection high near
     exec_verb|shell|run_directive + concealment + directive|unasked|other_tool
 combo.assistant_collects exfiltration high near
     assistant_does + tool_output|session_data|private_data|pii|secret_word|secret_file
+combo.concealed_destination exfiltration high near
+    concealment + url|fixed_dest|recipient|bad_host
 combo.concealed_data_move exfiltration high near
     transfer|data_flow + concealment + fill|tool_output|session_data|private_data|pii|fixed_dest|recipient|secret_word
 """
@@ -298,6 +300,7 @@ DESCRIPTIONS.update(
         "combo.records_uploaded": "Personal records gathered into an argument that is sent on.",
         "combo.concealed_run": "Something to run (a command, another tool) that the user must not be shown.",
         "combo.assistant_collects": "The assistant told, or said, to gather the user's data or secrets into a call.",
+        "combo.concealed_destination": "An outside address or URL next to an order to keep the user from knowing.",
         "combo.concealed_data_move": "The user's data sent or copied somewhere, kept out of what the user is shown.",
     }
 )
