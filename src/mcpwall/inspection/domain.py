@@ -63,8 +63,9 @@ GENERIC_TOKENS = frozenset(
 PERSON_TOKENS = frozenset({"user", "users", "home", "root", "me"})
 """Path words naming whose files they are, never what they hold (``/home/user/.ssh``)."""
 SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
-PURPOSE_END = re.compile(r"[.!?;](?=\s)|\n")
-"""Where a purpose sentence ends: a clause after a semicolon is a second statement, not the purpose."""
+CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n")
+"""Where a clause ends. A purpose sentence ends there too: after a semicolon comes a second
+statement, not the purpose."""
 MENTION = re.compile(
     r"(?:such\s{1,3}as|like|e\.g\.,?|i\.e\.,?|for\s{1,3}(?:example|instance),?|including|phrases?|patterns?|"
     r"strings?|detects?|flags?|catches)\s{0,3}:?\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]",
@@ -97,7 +98,6 @@ CAUTION = re.compile(
     re.IGNORECASE,
 )
 """The start of a clause naming what needs the user's confirmation (``ask the user before running rm -rf``)."""
-CLAUSE_END = re.compile(r"[.;!?](?=\s)|\n")
 REFUSED_SIGNALS = frozenset({"shell", "remote_exec", "exec_verb", "run_directive", "destructive"})
 PROVENANCE_SECRETS = frozenset({"secret_word", "secret_noun", "secret_source"})
 """Secret words that, in a sentence saying where the tool's own credentials come from, name its own login."""
@@ -149,7 +149,7 @@ def purpose_end(field: str, text: str, hits: list[Hit]) -> int:
     """End of the purpose sentence: the description's first sentence when it gives no order."""
     if field != "description":
         return 0
-    m = PURPOSE_END.search(text)
+    m = CLAUSE_END.search(text)
     end = m.start() if m else len(text)
     return 0 if any(h.signal in ORDERS and h.start < end and not _own_sequence(h) for h in hits) else end
 
