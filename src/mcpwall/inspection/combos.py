@@ -305,6 +305,16 @@ DESCRIPTIONS.update(
     }
 )
 
+# --- round 13 (session 6): secrets or the conversation put into an argument while the text keeps
+# --- it from the user ---
+TABLE += """
+combo.concealed_secret_argument exfiltration high near
+    concealment + arg_sink|quoted_sink + secret_word|secret_file|session_data|session_ref
+"""
+DESCRIPTIONS.update(
+    {"combo.concealed_secret_argument": "A secret or the conversation put into an argument, kept from the user."}
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Combo:

@@ -200,6 +200,64 @@ def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding
     return _value_finding("value.fixed_destination", "forced_argument", field, text, planted, description)
 
 
+DESTINATION_WORDS = frozenset(
+    {
+        "dest",
+        "destination",
+        "mirror",
+        "callback",
+        "webhook",
+        "hook",
+        "upload",
+        "forward",
+        "copy",
+        "cc",
+        "bcc",
+        "report",
+        "ingest",
+        "notify",
+        "notification",
+        "sink",
+        "telemetry",
+        "collector",
+        "backup",
+        "relay",
+        "export",
+        "publish",
+        "share",
+        "sync",
+        "audit",
+        "beacon",
+        "archive",
+    }
+)
+"""Words of a parameter name that make it a place data is sent (``callback_url``, ``mirrorTarget``)."""
+PARAMETER = re.compile(r"properties\.([^.]{1,80})\.(?:default|const)$")
+LOCAL_HOST = re.compile(
+    r"https?://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|[a-z0-9.-]{0,200}\.(?:local|internal|example|test)(?=[:/]|$)|(?:[a-z0-9.-]{0,200}\.)?example\.(?:com|org|net)(?=[:/]|$))"
+)
+
+
+def _name_words(name: str) -> set[str]:
+    """A parameter name's words: ``callbackUrl`` and ``callback_url`` give {callback, url}."""
+    return set(re.findall(r"[a-z]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()))
+
+
+def _planted_url(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """An outside URL as the default of a parameter where data goes (a callback, a mirror, a webhook).
+
+    Honest defaults point at the service's own registry or API, under names like ``base_url``;
+    a server that picks where copies of the user's data go, unless the model changes it, has
+    planted a destination. Loopback, private and example hosts are left alone.
+    """
+    parameter = PARAMETER.search(field)
+    if parameter is None or not _name_words(parameter.group(1)) & DESTINATION_WORDS:
+        return []
+    planted = [h for h in hits if h.signal == "url" and not LOCAL_HOST.match(h.text)]
+    description = "A parameter where data goes defaults to an outside URL: copies go there unless changed."
+    return _value_finding("value.planted_url", "exfiltration", field, text, planted, description)
+
+
 def _value_secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
     """A secret file or a metadata endpoint as a schema value, not the definition's own subject.
 
@@ -229,6 +287,7 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
         findings += _value_orders(field, normalized.text, hits)
         findings += _value_secrets(field, normalized.text, hits, own)
         findings += _planted_destination(field, normalized.text, hits)
+        findings += _planted_url(field, normalized.text, hits)
     for segment in normalized.hidden:
         hidden, used = _hidden(field, segment, recall, own)
         findings += hidden
