@@ -205,7 +205,7 @@ combo.unrequested_action model_directive high near
     |auto_trigger
 combo.fixed_destination exfiltration high near
     fixed_dest + side_action|data_flow|data_out|transfer|fill|arg_override|unasked|every_call|foreign_scope|session_ref
-    |concealment|bypass|override
+    |concealment|bypass|override|arg_sink|quoted_sink
 combo.session_relay exfiltration high near
     session_ref + fill|arg_sink|quoted_sink|data_flow|data_out|transfer|url|url_payload|sink|bad_host|fixed_dest
     |self_call

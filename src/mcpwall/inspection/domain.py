@@ -99,6 +99,31 @@ CAUTION = re.compile(
 )
 """The start of a clause naming what needs the user's confirmation (``ask the user before running rm -rf``)."""
 REFUSED_SIGNALS = frozenset({"shell", "remote_exec", "exec_verb", "run_directive", "destructive"})
+PROHIBITION = re.compile(
+    r"\b(?:do\s{1,3}not|don'?t|never|must\s{1,3}not|mustn'?t|should\s{1,3}not|shouldn'?t|will\s{1,3}not|won'?t|"
+    r"does\s{1,3}not|doesn'?t|(?:is|are|was|were)\s{1,3}(?:not|never)|isn'?t|aren'?t|cannot|can'?t)\s{1,3}"
+    r"(?!(?:be\s{1,3})?(?:tell|mention|show|display|reveal|disclose|inform|notif|alert|surfac|report|list|echo|explain|"
+    r"ask|prompt|confirm|wait|bother|check|need|requir|let|forget|fail|skip|omit|neglect|hesitat|miss|stop|worry|"
+    r"have\s{1,3}to|visible|shared\s{1,3}with\s{1,3}the\s{1,3}user)\w{0,6}\b)"
+    r"|\b(?:that|which)\s{1,3}(?:would|could|might)\s{1,3}",
+    re.IGNORECASE,
+)
+"""A prohibition (``don't add codes``, ``do not issue a second refund``, ``are never uploaded``) or a
+hypothetical (``a page that would place an order``). Orders to keep quiet, to skip a check or not
+to forget a step are not prohibitions of the act that follows, so they open no span."""
+SCOPE_END = re.compile(
+    r"[.!?;:](?=\s|$)|\n|\b(?:before|until|unless|but|instead|then|just|simply|rather|except|without|so\s{1,3}that|"
+    r"because|while|when|if|otherwise|so|therefore|thus|hence|and\s{1,3}(?:then|also|always))\b",
+    re.IGNORECASE,
+)
+"""Where a prohibition's scope ends: the clause's end, or a word that starts what is asked instead."""
+NEGATABLE_WORDS = (
+    "side_action data_flow transfer fill arg_sink quoted_sink session_ref session_data secret_word secret_noun "
+    "secret_file pii private_data destructive shell exec_verb run_directive imperative tool_output url fixed_dest "
+    "recipient sink bad_host cloud_sink endpoint data_out"
+)
+NEGATABLE = frozenset(NEGATABLE_WORDS.split())
+"""What a prohibition takes back: the acts, data and destinations it names are what must not happen."""
 PROVENANCE_SECRETS = frozenset({"secret_word", "secret_noun", "secret_source"})
 """Secret words that, in a sentence saying where the tool's own credentials come from, name its own login."""
 FUNCTION_WORDS = frozenset({"with"})
@@ -227,7 +252,13 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     purpose = purpose_end(field, text, hits)
     provenance = _sentences_of(text, hits, "provenance")
     refused = _refused_sentences(text)
-    kept = [h for h in hits if not (h.signal in REFUSED_SIGNALS and _overlaps(h, refused))]
+    prohibited = _prohibited_spans(text)
+    kept = [
+        h
+        for h in hits
+        if not (h.signal in REFUSED_SIGNALS and _overlaps(h, refused))
+        and not (h.signal in NEGATABLE and _overlaps(h, prohibited))
+    ]
     judged = [_judge(h, own, purpose, text, provenance) for h in kept]
     own_files = [(h.start, h.end) for h in judged if h.signal == "secret_own"]
     return [replace(h, signal="sink_own") if h.signal == "sink" and _overlaps(h, own_files) else h for h in judged]
@@ -242,6 +273,15 @@ def _refused_sentences(text: str) -> list[tuple[int, int]]:
         spans.append((starts[-1] if starts else 0, m.end()))
     for m in CAUTION.finditer(text):
         end = CLAUSE_END.search(text, m.end())
+        spans.append((m.start(), end.start() if end else len(text)))
+    return spans
+
+
+def _prohibited_spans(text: str) -> list[tuple[int, int]]:
+    """The scopes of prohibitions and hypotheticals: from the negation to the end of what it negates."""
+    spans = []
+    for m in PROHIBITION.finditer(text):
+        end = SCOPE_END.search(text, m.end())
         spans.append((m.start(), end.start() if end else len(text)))
     return spans
 
