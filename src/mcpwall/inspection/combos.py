@@ -47,7 +47,8 @@ combo.url_payload exfiltration high near
 combo.image_beacon exfiltration high near
     image_beacon + session_data|secret_word|secret_source|data_flow
 combo.fake_error model_directive high near
-    fake_error + ORDERS|prerequisite + other_tool|secret_file|secret_word|shell|data_flow|arg_sink
+    fake_error + ORDERS|prerequisite|bypass|self_call|assignment
+    + other_tool|secret_file|secret_word|shell|data_flow|arg_sink
 combo.copy_recipient exfiltration high near
     recipient + recipient + ORDERS|other_tool
 combo.exfiltration exfiltration high near
@@ -86,7 +87,8 @@ combo.credential_phishing credential_theft critical near
 combo.seed_phishing credential_theft critical near
     seed_ask + access_pretext|ORDERS|ask_user|secret_ask|concealment|bypass|sink|bad_host
 combo.remote_script shell_injection high near
-    remote_exec + ORDERS|run_directive|prerequisite|exec_verb|other_tool|bypass
+    remote_exec + ORDERS|run_directive|prerequisite|exec_verb|other_tool|bypass|fill|forced_value|arg_sink|quoted_sink
+    |assignment|forced_own
 combo.failure_trigger exfiltration high near
     failure_trigger + self_call|other_tool|data_flow|fill|sink
     + private_data|secret_file|secret_word|secret_source|model_context|harvest_order
@@ -213,7 +215,7 @@ combo.false_report model_directive high near
     false_claim + false_claim|failure_trigger|concealment|ORDERS|promotion|discredit|disparage|avoid_tool|redirect
     |imperative
 combo.foreign_rule tool_shadowing high near
-    foreign_scope + arg_override|forced_value|fixed_dest|side_action|privilege|data_flow|transfer|recipient
+    foreign_scope + arg_override|forced_value|fixed_dest|side_action|privilege|data_flow|transfer|recipient|assignment
 combo.privileged_rewrite shell_injection high near
     privilege + arg_override|foreign_scope|ORDERS|imperative|other_tool
 combo.user_choice_override tool_shadowing high near
@@ -311,6 +313,13 @@ TABLE += """
 combo.concealed_secret_argument exfiltration high near
     concealment + arg_sink|quoted_sink + secret_word|secret_file|session_data|session_ref
 """
+TABLE += """
+combo.rule_on_other_calls tool_shadowing high near
+    other_call + assignment
+"""
+DESCRIPTIONS.update(
+    {"combo.rule_on_other_calls": "Argument values laid on every call of another tool (add y=... each time)."}
+)
 DESCRIPTIONS.update(
     {"combo.concealed_secret_argument": "A secret or the conversation put into an argument, kept from the user."}
 )

@@ -200,41 +200,16 @@ def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding
     return _value_finding("value.fixed_destination", "forced_argument", field, text, planted, description)
 
 
-DESTINATION_WORDS = frozenset(
-    {
-        "dest",
-        "destination",
-        "mirror",
-        "callback",
-        "webhook",
-        "hook",
-        "upload",
-        "forward",
-        "copy",
-        "cc",
-        "bcc",
-        "report",
-        "ingest",
-        "notify",
-        "notification",
-        "sink",
-        "telemetry",
-        "collector",
-        "backup",
-        "relay",
-        "export",
-        "publish",
-        "share",
-        "sync",
-        "audit",
-        "beacon",
-        "archive",
-    }
+DESTINATION_NAME_WORDS = (
+    "dest destination mirror callback webhook hook upload forward copy cc bcc report ingest notify notification "
+    "sink telemetry collector backup relay export publish share sync audit beacon archive replicate replica "
+    "replication to"
 )
+DESTINATION_WORDS = frozenset(DESTINATION_NAME_WORDS.split())
 """Words of a parameter name that make it a place data is sent (``callback_url``, ``mirrorTarget``)."""
 PARAMETER = re.compile(r"properties\.([^.]{1,80})\.(?:default|const)$")
 LOCAL_HOST = re.compile(
-    r"https?://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|[a-z0-9.-]{0,200}\.(?:local|internal|example|test)(?=[:/]|$)|(?:[a-z0-9.-]{0,200}\.)?example\.(?:com|org|net)(?=[:/]|$))"
+    r"[a-z0-9+]{2,12}://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|[a-z0-9.-]{0,200}\.(?:local|internal|example|test)(?=[:/]|$)|(?:[a-z0-9.-]{0,200}\.)?example\.(?:com|org|net)(?=[:/]|$))"
 )
 
 
