@@ -21,7 +21,17 @@ import orjson
 from mcpwall.inspection.catalog import Rule, compile_rules
 from mcpwall.inspection.decoding import Segment
 from mcpwall.inspection.disguises import disguise_findings
-from mcpwall.inspection.domain import OWNABLE, Own, canon, is_value_slot, mention_spans, quoted_example, reclassify
+from mcpwall.inspection.domain import (
+    OWNABLE,
+    Own,
+    canon,
+    is_value_slot,
+    mention_spans,
+    prohibited_spans,
+    quoted_example,
+    reclassify,
+    taken_back,
+)
 from mcpwall.inspection.fields import visible_parts, walk_strings
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
@@ -124,7 +134,8 @@ def score_text(field: str, text: str, recall: Recall, own: Own) -> tuple[list[Fi
     if not matched:
         return [], [], own_used
     spans = mention_spans(text)
-    pairs = [(rule, hit) for rule, hit in matched if not quoted_example(hit, spans)]
+    prohibited = prohibited_spans(text)
+    pairs = [(rule, hit) for rule, hit in matched if not quoted_example(hit, spans) and not taken_back(hit, prohibited)]
     findings = [_solo(field, text, rule, hit) for rule, hit in pairs if not rule.silent]
     hits = reclassify(sorted((hit for _, hit in pairs), key=lambda h: h.start), text, field, own)
     for combo, chosen in fired(hits):

@@ -104,7 +104,7 @@ PROHIBITION = re.compile(
     r"does\s{1,3}not|doesn'?t|(?:is|are|was|were)\s{1,3}(?:not|never)|isn'?t|aren'?t|cannot|can'?t)\s{1,3}"
     r"(?!(?:be\s{1,3})?(?:tell|mention|show|display|reveal|disclose|inform|notif|alert|surfac|report|list|echo|explain|"
     r"ask|prompt|confirm|wait|bother|check|need|requir|let|forget|fail|skip|omit|neglect|hesitat|miss|stop|worry|"
-    r"have\s{1,3}to|visible|shared\s{1,3}with\s{1,3}the\s{1,3}user)\w{0,6}\b)"
+    r"have\s{1,3}to|visible|shared\s{1,3}with\s{1,3}the\s{1,3}user|ignor|disregard|overrid)\w{0,6}\b)"
     r"|\b(?:that|which)\s{1,3}(?:would|could|might)\s{1,3}",
     re.IGNORECASE,
 )
@@ -117,10 +117,13 @@ SCOPE_END = re.compile(
     re.IGNORECASE,
 )
 """Where a prohibition's scope ends: the clause's end, or a word that starts what is asked instead."""
+PASSIVE_NEGATION = re.compile(r"(?:is|are|was|were|isn'?t|aren'?t)\b", re.IGNORECASE)
+"""A negation in the passive (``is never included``): its subject, before it, is what is denied."""
+CLAUSE_START = re.compile(r"[.!?;:,](?=\s)|\n")
 NEGATABLE_WORDS = (
     "side_action data_flow transfer fill arg_sink quoted_sink session_ref session_data secret_word secret_noun "
     "secret_file pii private_data destructive shell exec_verb run_directive imperative tool_output url fixed_dest "
-    "recipient sink bad_host cloud_sink endpoint data_out"
+    "recipient sink bad_host cloud_sink endpoint data_out remote_exec fetch"
 )
 NEGATABLE = frozenset(NEGATABLE_WORDS.split())
 """What a prohibition takes back: the acts, data and destinations it names are what must not happen."""
@@ -252,13 +255,7 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     purpose = purpose_end(field, text, hits)
     provenance = _sentences_of(text, hits, "provenance")
     refused = _refused_sentences(text)
-    prohibited = _prohibited_spans(text)
-    kept = [
-        h
-        for h in hits
-        if not (h.signal in REFUSED_SIGNALS and _overlaps(h, refused))
-        and not (h.signal in NEGATABLE and _overlaps(h, prohibited))
-    ]
+    kept = [h for h in hits if not (h.signal in REFUSED_SIGNALS and _overlaps(h, refused))]
     judged = [_judge(h, own, purpose, text, provenance) for h in kept]
     own_files = [(h.start, h.end) for h in judged if h.signal == "secret_own"]
     return [replace(h, signal="sink_own") if h.signal == "sink" and _overlaps(h, own_files) else h for h in judged]
@@ -277,13 +274,25 @@ def _refused_sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _prohibited_spans(text: str) -> list[tuple[int, int]]:
+def taken_back(hit: Hit, prohibited: list[tuple[int, int]]) -> bool:
+    """True when a prohibition or hypothetical takes the hit back (see :func:`prohibited_spans`)."""
+    return hit.signal in NEGATABLE and _overlaps(hit, prohibited)
+
+
+def prohibited_spans(text: str) -> list[tuple[int, int]]:
     """The scopes of prohibitions and hypotheticals: from the negation to the end of what it negates."""
     spans = []
     for m in PROHIBITION.finditer(text):
         end = SCOPE_END.search(text, m.end())
-        spans.append((m.start(), end.start() if end else len(text)))
+        start = _clause_start(text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()
+        spans.append((start, end.start() if end else len(text)))
     return spans
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding ``at`` starts: a passive negation takes back its subject too."""
+    starts = [m.end() for m in CLAUSE_START.finditer(text, 0, at)]
+    return starts[-1] if starts else 0
 
 
 def _judge(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> Hit:
