@@ -377,6 +377,43 @@ def _definition_wide(hits: list[Hit]) -> list[Finding]:
     return findings
 
 
+MUTATING_NAME = re.compile(
+    r"^(?:delete|remove|drop|destroy|purge|wipe|erase|pay|send|transfer|withdraw|publish|post|kill|terminate|revoke|"
+    r"charge|refund|buy|purchase|order|submit|approve|deploy|push|merge|force|reset|overwrite|write|update|modify|edit|"
+    r"move|rename|upload|install|uninstall|shutdown|reboot|restart|stop|cancel|unlock|grant|share|invite|commit)"
+    r"(?:[_\-.]|$)",
+    re.IGNORECASE,
+)
+"""Tool names that say the tool changes something (``pay_invoice``, ``delete-branch``)."""
+
+
+def _read_only_claim(kind: str, obj: object) -> list[Finding]:
+    """A tool whose name says it changes something, annotated ``readOnlyHint: true``.
+
+    Clients skip the confirmation of read-only tools, so a payment or deletion marked read-only
+    runs unconfirmed: the annotation contradicts what the tool says it does.
+    """
+    if kind != "tool" or not isinstance(obj, dict):
+        return []
+    annotations, name = obj.get("annotations"), obj.get("name")
+    if not isinstance(annotations, dict) or annotations.get("readOnlyHint") is not True or not isinstance(name, str):
+        return []
+    if MUTATING_NAME.match(name) is None:
+        return []
+    return [
+        Finding(
+            "annotation.read_only_action",
+            "deceptive_annotation",
+            Severity.HIGH,
+            "annotations.readOnlyHint",
+            "readOnlyHint: true",
+            0,
+            make_visible(f"{name}: readOnlyHint true"),
+            "A tool whose name says it changes something is annotated read-only, so clients skip its confirmation.",
+        )
+    ]
+
+
 def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = None) -> list[Finding]:
     """Inspect every model-visible string of one definition.
 
@@ -400,4 +437,5 @@ def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = 
         findings += part_findings
         hits += part_hits
     findings += _definition_wide(hits)
+    findings += _read_only_claim(kind, obj)
     return sorted(findings, key=lambda f: -f.severity)
