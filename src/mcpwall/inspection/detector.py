@@ -202,11 +202,26 @@ def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
     return _value_finding("value.instructions", "hidden_instructions", field, text, orders, description)
 
 
+COPY_WORDS = frozenset({"cc", "bcc", "copy", "journal", "archive", "mirror", "forward", "audit"})
+"""Words of a parameter name that make an e-mail default a hidden copy recipient (``journal_address``)."""
+
+
+def _parameter_words(field: str) -> set[str]:
+    """The words of the parameter a value slot belongs to (empty for other fields)."""
+    parameter = PARAMETER.search(field)
+    return _name_words(parameter.group(1)) if parameter else set()
+
+
 def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding]:
     """A fixed account, IBAN or wallet as a parameter's default: the payee a model sends when the
     user named none, chosen by the server. An e-mail address as a default is common and honest
     (a support or sender address), so it alone is left to the combinations."""
-    planted = [h for h in hits if h.signal == "fixed_dest" and "@" not in h.text] if PLANTED.search(field) else []
+    copy_slot = PLANTED.search(field) is not None and bool(_parameter_words(field) & COPY_WORDS)
+    planted = (
+        [h for h in hits if h.signal == "fixed_dest" and (copy_slot or "@" not in h.text)]
+        if PLANTED.search(field)
+        else []
+    )
     description = "A parameter defaults to a fixed account or address: money or messages go there unless changed."
     return _value_finding("value.fixed_destination", "forced_argument", field, text, planted, description)
 
@@ -214,7 +229,7 @@ def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding
 DESTINATION_NAME_WORDS = (
     "dest destination mirror callback webhook hook upload forward copy cc bcc report ingest notify notification "
     "sink telemetry collector backup relay export publish share sync audit beacon archive replicate replica "
-    "replication to"
+    "replication to remote journal"
 )
 DESTINATION_WORDS = frozenset(DESTINATION_NAME_WORDS.split())
 """Words of a parameter name that make it a place data is sent (``callback_url``, ``mirrorTarget``)."""
@@ -236,8 +251,7 @@ def _planted_url(field: str, text: str, hits: list[Hit]) -> list[Finding]:
     a server that picks where copies of the user's data go, unless the model changes it, has
     planted a destination. Loopback, private and example hosts are left alone.
     """
-    parameter = PARAMETER.search(field)
-    if parameter is None or not _name_words(parameter.group(1)) & DESTINATION_WORDS:
+    if not _parameter_words(field) & DESTINATION_WORDS:
         return []
     planted = [h for h in hits if h.signal == "url" and not LOCAL_HOST.match(h.text)]
     description = "A parameter where data goes defaults to an outside URL: copies go there unless changed."
