@@ -98,7 +98,7 @@ combo.metadata_access credential_theft high near
     metadata + ORDERS|data_flow|fill|endpoint|sink|arg_sink|quoted_sink|forced_value|shell|other_tool
     |redirect|route|fetch|url_payload|prerequisite|exec_verb
 combo.tool_monopoly preference_manipulation high near
-    exclusive|discredit|lockin + exclusive|discredit|lockin|promotion|shadowing
+    exclusive|discredit|lockin + exclusive|discredit|lockin|promotion|shadowing|avoid_tool
 combo.discredit_order preference_manipulation high near
     discredit + ORDERS|override
 combo.system_override model_directive high near
