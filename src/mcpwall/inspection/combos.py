@@ -316,9 +316,14 @@ combo.concealed_secret_argument exfiltration high near
 TABLE += """
 combo.rule_on_other_calls tool_shadowing high near
     other_call + assignment
+combo.concealed_tool_call tool_shadowing high near
+    other_tool + concealment + side_action|privilege|bypass|arg_override|assignment|forced_value|every_call|unasked
 """
 DESCRIPTIONS.update(
-    {"combo.rule_on_other_calls": "Argument values laid on every call of another tool (add y=... each time)."}
+    {
+        "combo.rule_on_other_calls": "Argument values laid on every call of another tool (add y=... each time).",
+        "combo.concealed_tool_call": "Another tool called to change something, with the call kept from the user.",
+    }
 )
 DESCRIPTIONS.update(
     {"combo.concealed_secret_argument": "A secret or the conversation put into an argument, kept from the user."}

@@ -132,6 +132,9 @@ PROVENANCE_SECRETS = frozenset({"secret_word", "secret_noun", "secret_source"})
 FUNCTION_WORDS = frozenset({"with"})
 """A word before an action's verb (``a key with refund permission``): the verb is the next word."""
 WORD = re.compile(r"[a-z]{3,}")
+IDENTIFIER = re.compile(r"[A-Za-z_$@][A-Za-z0-9_.$@:-]{0,79}$")
+"""A name that can be the definition's own: a parameter "named" ``after_reading_~/.npmrc_put_it_here``
+is an order, not a name, and its words must not make a secret file the tool's own subject."""
 KEY_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -150,7 +153,7 @@ class Own:
             schema = obj.get("inputSchema")
             if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
                 names.update(str(k) for k in schema["properties"])
-        return cls(frozenset(canon(n) for n in names if n))
+        return cls(frozenset(canon(n) for n in names if IDENTIFIER.match(n)))
 
     def claims(self, text: str) -> bool:
         """True when a word of ``text`` is part of an own name (``~/.kube/config`` for ``kubeconfig``)."""
