@@ -213,7 +213,7 @@ combo.session_relay exfiltration high near
     |self_call
 combo.false_report model_directive high near
     false_claim + false_claim|failure_trigger|concealment|ORDERS|promotion|discredit|disparage|avoid_tool|redirect
-    |imperative|assignment|fill
+    |imperative|assignment|fill|arg_override
 combo.foreign_rule tool_shadowing high near
     foreign_scope + arg_override|forced_value|fixed_dest|side_action|privilege|data_flow|transfer|recipient|assignment
 combo.privileged_rewrite shell_injection high near
@@ -316,6 +316,8 @@ combo.concealed_secret_argument exfiltration high near
 TABLE += """
 combo.rule_on_other_calls tool_shadowing high near
     other_call + assignment
+combo.unsafe_call shell_injection high near
+    other_tool|other_call|foreign_scope + unsafe_flag
 combo.concealed_tool_call tool_shadowing high near
     other_tool + concealment + side_action|privilege|bypass|arg_override|assignment|forced_value|every_call|unasked
 """
@@ -323,6 +325,7 @@ DESCRIPTIONS.update(
     {
         "combo.rule_on_other_calls": "Argument values laid on every call of another tool (add y=... each time).",
         "combo.concealed_tool_call": "Another tool called to change something, with the call kept from the user.",
+        "combo.unsafe_call": "Another tool called with a safeguard switched off (skip_review=true, verify=false).",
     }
 )
 DESCRIPTIONS.update(
