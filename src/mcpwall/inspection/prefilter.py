@@ -14,7 +14,8 @@ its distinct words (``\\w+``, the words ``\\b`` sees) between :data:`BOUNDARY` m
   every word);
 - anything with other characters (``/etc/passwd``, ``'s``): checked as a substring of the text,
   only when its longest word piece is satisfied by some word (``§etc§`` here) or, without one,
-  when the text holds its first character.
+  when the text holds its first character;
+- :data:`~mcpwall.inspection.requirements.DIGIT`: the text holds a decimal digit.
 
 The rules whose requirement those literals satisfy are the only ones that can match; the others
 are skipped without running (or compiling) their regex. A rule without a requirement always
@@ -37,9 +38,10 @@ import ahocorasick
 
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.literals import BOUNDARY, fold_case
-from mcpwall.inspection.requirements import Needs, Term, requirements
+from mcpwall.inspection.requirements import DIGIT, Needs, Term, requirements
 
 WORDS: Final = re.compile(r"\w+")
+A_DIGIT: Final = re.compile(r"\d")
 Guarded = list[tuple[str, int]]
 """Literals with non-word characters, as ``(text, index)``, to look for as substrings."""
 PREPARED_SIZE: Final = 100
@@ -147,6 +149,8 @@ class Prefilter:
         self._index = {literal: index for index, literal in enumerate(needs.literals)}
         self._words = _Words()
         self._guarded_by_char: dict[str, Guarded] = {}
+        self._digit: int | None = None
+        """The index of :data:`DIGIT`, when some rule requires it."""
         for index, literal in enumerate(needs.literals):
             self._add(literal, index)
         self._words.build()
@@ -164,6 +168,9 @@ class Prefilter:
         """A table list failed to decode: every rule runs from then on (fail closed)."""
 
     def _add(self, literal: str, index: int) -> None:
+        if literal == DIGIT:
+            self._digit = index
+            return
         core = literal.strip(BOUNDARY)
         if core.replace("_", "a").isalnum():  # every character is_word (core is never empty)
             self._words.add(literal, index)
@@ -219,6 +226,8 @@ class Prefilter:
             guarded += starting
         if guarded:
             found.update(index for literal, index in guarded if literal in folded)
+        if self._digit is not None and A_DIGIT.search(text) is not None:
+            found.add(self._digit)
         return found
 
     def _keyed_by_other(self, index: int) -> Alternatives:
