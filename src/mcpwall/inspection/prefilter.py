@@ -120,15 +120,6 @@ class _Words:
         automaton.make_automaton()
         self.automaton = automaton
 
-    def of(self, folded: str) -> set[int]:
-        """The indices of the literals of two or more characters a folded text satisfies."""
-        if self.automaton is None:
-            return set()
-        found = {index for _, index in self.automaton.iter(marked_words(folded))}
-        for first in self.aliases.keys() & found:
-            found.update(self.aliases[first])
-        return found
-
 
 class Prefilter:
     """The rules of one rule set that can match a text, found through their required literals.
@@ -217,15 +208,24 @@ class Prefilter:
     def present(self, text: str) -> set[int]:
         """The indices of the literals ``text`` contains."""
         folded = fold_case(text)
-        found = self._words.of(folded)
-        guards = self._words.guards
-        guarded: Guarded = [pair for index in guards.keys() & found for pair in guards[index]]
+        words = self._words
+        automaton = words.automaton
+        found: set[int] = set() if automaton is None else {index for _, index in automaton.iter(marked_words(folded))}
+        if words.aliases:
+            for first in words.aliases.keys() & found:
+                found.update(words.aliases[first])
+        guards = words.guards
+        keyed = guards.keys() & found
+        guarded: Guarded = [pair for index in keyed for pair in guards[index]] if keyed else []
+        by_char = self._by_char
         for char in self._chars.intersection(folded):
-            singles, starting = self._by_char[char]
-            found.update(singles)
-            guarded += starting
+            singles, starting = by_char[char]
+            if singles:
+                found.update(singles)
+            if starting:
+                guarded += starting
         if guarded:
-            found.update(index for literal, index in guarded if literal in folded)
+            found.update([index for literal, index in guarded if literal in folded])
         if self._digit is not None and A_DIGIT.search(text) is not None:
             found.add(self._digit)
         return found
@@ -259,13 +259,18 @@ class Prefilter:
         try:
             for index in self._keys.intersection(found):
                 alone, by_other = alternatives.get(index) or self._keyed_by_other(index)
-                chosen.update(alone)
-                for other in by_other.keys() & found:
-                    for position, term in by_other[other]:
-                        if position not in chosen and found.issuperset(term):
-                            chosen.add(position)
+                if alone:
+                    chosen.update(alone)
+                if by_other:
+                    for other in by_other.keys() & found:
+                        for position, term in by_other[other]:
+                            if position not in chosen and found.issuperset(term):
+                                chosen.add(position)
         except ValueError:
             self._damaged = True
         if self._damaged:
             return self.rules
-        return tuple(self.rules[position] for position in sorted(chosen))
+        if not chosen:
+            return ()
+        rules = self.rules
+        return tuple([rules[position] for position in sorted(chosen)])
