@@ -239,12 +239,14 @@ class Prefilter:
         """
         alone: set[int] = set()
         by_other: dict[int, list[tuple[int, Term]]] = {}
-        for position, term in self._needs.keyed(index):
-            other = next((literal for literal in term if literal != index), None)
-            if other is None:
-                alone.add(position)
+        for pair in self._needs.keyed(index):
+            term = pair[1]  # the key first, then the other literals (all distinct)
+            if len(term) == 1:
+                alone.add(pair[0])
+            elif term[1] in by_other:
+                by_other[term[1]].append(pair)
             else:
-                by_other.setdefault(other, []).append((position, term))
+                by_other[term[1]] = [pair]
         found = self._alternatives[index] = (frozenset(alone), by_other)
         return found
 

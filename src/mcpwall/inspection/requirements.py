@@ -145,14 +145,14 @@ class Needs:
         found = list(self._eager.get(index, ()))
         encoded = self._table.keyed[index] if index < len(self._table.keyed) else ""
         if encoded:
-            count, positions, number = len(self._table.literals), self._positions, self._numbers()
+            count, positions, number = len(self._table.literals), self._positions, self._numbers().__getitem__
             try:
                 for alternative in encoded.split(";"):
-                    ordinal, *rest = map(number.__getitem__, alternative.split(" "))
+                    ordinal, *rest = map(number, alternative.split(" "))
                     if rest and max(rest) >= count:
                         raise IndexError(max(rest))
                     term = (index, *rest)
-                    found += [(position, term) for position in positions[ordinal]]
+                    found.extend([(position, term) for position in positions[ordinal]])
             except (KeyError, IndexError) as exc:
                 raise ValueError("a keyed list points past the table's rules or literals") from exc
         return tuple(found)
