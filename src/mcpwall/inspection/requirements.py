@@ -110,7 +110,7 @@ class Needs:
         positions: per table rule, the positions of the rules of the set it stands for.
     """
 
-    __slots__ = ("_count", "_decoded", "_eager", "_number", "_positions", "_table", "always", "literals")
+    __slots__ = ("_count", "_eager", "_number", "_positions", "_table", "always", "literals")
 
     def __init__(
         self,
@@ -127,21 +127,16 @@ class Needs:
         self._eager = eager or {}
         self._table = table or Table()
         self._positions = positions
-        self._decoded: dict[int, Keyed] = {}
         self._number: dict[str, int] | None = None
 
     def keyed(self, index: int) -> Keyed:
         """The alternatives whose rarest literal is ``index``, as ``(rule position, alternative)``.
 
+        Decoded anew at each call: the prefilter keeps what it needs of them (one copy, not two).
+
         Raises:
             ValueError: the table's list for this literal is malformed.
         """
-        found = self._decoded.get(index)
-        if found is None:
-            found = self._decoded[index] = self._decode(index)
-        return found
-
-    def _decode(self, index: int) -> Keyed:
         found = list(self._eager.get(index, ()))
         encoded = self._table.keyed[index] if index < len(self._table.keyed) else ""
         if encoded:
