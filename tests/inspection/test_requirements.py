@@ -178,6 +178,7 @@ def test_table_alternatives_decode_only_when_their_literal_occurs() -> None:
         (r"[A-Z]{2}[^0-9]{2}|x1", None),  # a negated set is no digit
         (r"(?=\d)[a-z]+|q\d", None),  # a look-ahead consumes nothing
         (r"\d{6,8}", None),  # no alternation: the rule always runs (as its literals say)
+        (r"(?a:\bx\d)|[A-Z]\d", None),  # an ASCII \b somewhere: left to `required_literals`
     ],
 )
 def test_a_rule_without_certain_literals_requires_them_or_a_digit_per_alternative(

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from mcpwall.inspection.literals import (  # _REPEATS, _sequence: the same analysis, of a parsed sequence
+from mcpwall.inspection.literals import (  # the private names: the same analysis, of a parsed sequence
+    _ASCII_INLINE,
     _REPEATS,
     BOUNDARY,
     SRE,
@@ -217,7 +218,7 @@ def rule_requirement(pattern: str, flags: int) -> Requirement | None:
     if found is not None:
         return found
     parsed = SRE.parse(pattern, flags)
-    if (flags | parsed.state.flags) & re.ASCII:
+    if (flags | parsed.state.flags) & re.ASCII or _ASCII_INLINE.search(pattern):
         return None  # its marks would need the ASCII reading (see `required_literals`): not worth it
     items = _flattened(list(parsed))
     at = next((i for i, (op, _) in enumerate(items) if op is SRE.BRANCH), None)
