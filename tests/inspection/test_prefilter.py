@@ -22,7 +22,7 @@ from mcpwall.inspection.literals import BOUNDARY, SRE, fold_case, required_liter
 from mcpwall.inspection.memo import forget, recall_for
 from mcpwall.inspection.normalize import normalize
 from mcpwall.inspection.prefilter import WORDS, Prefilter, _pieces, _rarity
-from mcpwall.inspection.requirements import requirements
+from mcpwall.inspection.requirements import DIGIT, requirements
 
 from .probes import ATTACKS, BENIGN, Tool, desc, param
 from .probes_more import ATTACKS_MORE, BENIGN_MORE, KNOWN_MISSES
@@ -213,6 +213,8 @@ def _reference(literals: tuple[str, ...], text: str) -> set[int]:
     words, starts, ends, inside = _word_parts(folded)
 
     def satisfied(literal: str) -> bool:
+        if literal == DIGIT:
+            return re.search(r"\d", text) is not None
         core = literal.strip(B)
         if WORDS.fullmatch(core) is None:  # other characters: a substring, guarded by a word piece
             pieces = _pieces(literal)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import orjson
 import pytest
 
@@ -15,10 +17,10 @@ from mcpwall.inspection.catalog import (
     parse_catalog,
 )
 from mcpwall.inspection.findings import Severity
-from mcpwall.inspection.literals import required_literals
 from mcpwall.inspection.prefilter import Prefilter
 from mcpwall.inspection.requirements import (
     ANALYSIS_VERSION,
+    DIGIT,
     Needs,
     Table,
     build_table,
@@ -26,6 +28,7 @@ from mcpwall.inspection.requirements import (
     parse_table,
     requirements,
     rule_key,
+    rule_requirement,
     signed,
     table_path,
 )
@@ -73,7 +76,7 @@ def test_the_packaged_table_gives_every_rule_what_its_pattern_requires() -> None
     rules = builtin_rules()
     needs = requirements(rules)
     for rule, terms in zip(rules, needs.terms, strict=True):
-        assert _as_strings(needs.literals, terms) == required_literals(rule.spec.pattern, rule.options)
+        assert _as_strings(needs.literals, terms) == rule_requirement(rule.spec.pattern, rule.options)
 
 
 def test_a_rule_missing_from_the_table_is_analysed_on_the_spot() -> None:
@@ -82,7 +85,7 @@ def test_a_rule_missing_from_the_table_is_analysed_on_the_spot() -> None:
     needs = requirements(rules)
 
     assert rule_key(rules[-1]) not in parse_table(table_path().read_bytes()).rules
-    assert _as_strings(needs.literals, needs.terms[-1]) == required_literals(spec.pattern, rules[-1].options)
+    assert _as_strings(needs.literals, needs.terms[-1]) == rule_requirement(spec.pattern, rules[-1].options)
     assert rules[-1] in Prefilter(rules, needs).candidates("Please EXFILTRATE it.")
 
 
@@ -158,6 +161,38 @@ def test_table_alternatives_decode_only_when_their_literal_occurs() -> None:
     rules = builtin_rules()
     needs = requirements(rules)
     assert isinstance(needs, Needs)
-    Prefilter(rules, needs).candidates("Returns the current time.")
+    prefilter = Prefilter(rules, needs)
+    prefilter.candidates("Returns the current time.")
 
-    assert 0 < len(needs._decoded) < len(needs.literals) / 10
+    assert 0 < len(prefilter._alternatives) < len(needs.literals) / 10
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"\bexfiltrate\b", {("§exfiltrate§",)}),  # literals when there are some
+        (r"\b\d{4}-\d{4}\b|\biban\s?[A-Z]{2}", {("-",), ("§iban",)}),  # certain literals: as they are
+        (r"\b\d{4}-\d{4}\b|\b[A-Z]{2}\d{2}", {("-", DIGIT), (DIGIT,)}),  # else a digit joins an alternative's
+        (r"(?:[A-Z]{2}\d{2}|acct_[a-z]{8})", {(DIGIT,), ("acct_",)}),
+        (r"\b(?:[0-9a-f]{8}|0x1)\b", None),  # a hex run may be all letters: nothing certain
+        (r"[A-Z]{2}[^0-9]{2}|x1", None),  # a negated set is no digit
+        (r"(?=\d)[a-z]+|q\d", None),  # a look-ahead consumes nothing
+        (r"\d{6,8}", None),  # no alternation: the rule always runs (as its literals say)
+        (r"(?a:\bx\d)|[A-Z]\d", None),  # an ASCII \b somewhere: left to `required_literals`
+    ],
+)
+def test_a_rule_without_certain_literals_requires_them_or_a_digit_per_alternative(
+    pattern: str, expected: set[tuple[str, ...]] | None
+) -> None:
+    found = rule_requirement(pattern, re.IGNORECASE)
+    assert found == (None if expected is None else {frozenset(term) for term in expected})
+
+
+def test_the_digit_requirement_is_met_by_any_decimal_digit() -> None:
+    spec = RuleSpec("custom.iban", "custom", Severity.HIGH, r"\b(?:[A-Z]{2}\d{2}[A-Z0-9]{10}|acct_[a-z0-9]{8})\b")
+    rules = compile_rules([spec])
+    prefilter = Prefilter(rules)
+
+    assert rules[-1] in prefilter.candidates("pay DE44500105175407324931 now")
+    assert rules[-1] in prefilter.candidates("pay DE\u0664\u0664500105175407324931 now")  # Arabic-Indic digits are \d
+    assert rules[-1] not in prefilter.candidates("pay DEXX now")

@@ -100,7 +100,8 @@ def _matches(text: str, recall: Recall) -> Matches:
     """Every rule match in a text, in catalog order (only prefiltered rules can match)."""
     found = recall.matches.get(text)
     if found is None:
-        found = tuple((rule, m) for rule in recall.prefilter.candidates(text) for m in rule.regex.finditer(text))
+        rules = recall.prefilter.candidates(text)
+        found = tuple((rule, m) for rule in rules for m in rule.regex.finditer(text)) if rules else ()
         recall.matches.put(text, found)
     return found
 
@@ -330,8 +331,17 @@ def _normalized(raw: str, recall: Recall) -> NormalizedText:
 
 def _plain(raw: str, recall: Recall) -> bool:
     """Whether a string shows nothing in any field: no disguise, no hidden text, no rule match."""
-    normalized = _normalized(raw, recall)
-    return not normalized.disguises and not normalized.hidden and not _matches(normalized.text, recall)
+    normalized = recall.normalized.get(raw)
+    if normalized is None:
+        normalized = normalize(raw)
+        recall.normalized.put(raw, normalized)
+    if normalized.disguises or normalized.hidden:
+        return False
+    text = normalized.text
+    found = recall.matches.get(text)
+    if found is None:
+        found = _matches(text, recall)
+    return not found
 
 
 def _judge(field: str, raw: str, recall: Recall, own: OwnOf) -> Judged:
@@ -340,7 +350,8 @@ def _judge(field: str, raw: str, recall: Recall, own: OwnOf) -> Judged:
     The memo is read first: most strings of a listing recur (a ``type`` word, a shared parameter
     description), and a plain string's empty judgement is remembered like any other.
     """
-    known = recall.strings.get((field, raw))
+    key = (field, raw)
+    known = recall.strings.get(key)
     if known is not None and (known.own is None or known.own == own().names):
         return known
     judged = (
@@ -348,7 +359,7 @@ def _judge(field: str, raw: str, recall: Recall, own: OwnOf) -> Judged:
         if known is None and _plain(raw, recall)
         else inspect_string(field, raw, recall, own())
     )
-    recall.strings.put((field, raw), judged)
+    recall.strings.put(key, judged)
     return judged
 
 

@@ -22,7 +22,7 @@ import re
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Final, Generic, TypeVar
+from typing import Final, TypeVar
 
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.findings import Finding
@@ -39,26 +39,23 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class Memo(Generic[K, V]):
-    """A bounded map that starts over when full (cheaper than LRU upkeep on every lookup)."""
+class Memo(dict[K, V]):
+    """A bounded map that starts over when full (cheaper than LRU upkeep on every lookup).
+
+    A dict, so that a lookup (``get``) is one C call: the detector makes several per string.
+    """
+
+    __slots__ = ("capacity",)
 
     def __init__(self, capacity: int = MEMO_CAPACITY) -> None:
+        super().__init__()
         self.capacity = capacity
-        self._entries: dict[K, V] = {}
-
-    def get(self, key: K) -> V | None:
-        """The value remembered for ``key``, or None."""
-        return self._entries.get(key)
 
     def put(self, key: K, value: V) -> None:
         """Remember ``value`` for ``key``."""
-        if len(self._entries) >= self.capacity:
-            self._entries.clear()
-        self._entries[key] = value
-
-    def clear(self) -> None:
-        """Forget everything."""
-        self._entries.clear()
+        if len(self) >= self.capacity:
+            self.clear()
+        self[key] = value
 
 
 @dataclass(frozen=True, slots=True)

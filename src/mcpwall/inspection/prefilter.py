@@ -14,7 +14,8 @@ its distinct words (``\\w+``, the words ``\\b`` sees) between :data:`BOUNDARY` m
   every word);
 - anything with other characters (``/etc/passwd``, ``'s``): checked as a substring of the text,
   only when its longest word piece is satisfied by some word (``§etc§`` here) or, without one,
-  when the text holds its first character.
+  when the text holds its first character;
+- :data:`~mcpwall.inspection.requirements.DIGIT`: the text holds a decimal digit.
 
 The rules whose requirement those literals satisfy are the only ones that can match; the others
 are skipped without running (or compiling) their regex. A rule without a requirement always
@@ -37,9 +38,10 @@ import ahocorasick
 
 from mcpwall.inspection.catalog import Rule
 from mcpwall.inspection.literals import BOUNDARY, fold_case
-from mcpwall.inspection.requirements import Needs, Term, requirements
+from mcpwall.inspection.requirements import DIGIT, Needs, Term, requirements
 
 WORDS: Final = re.compile(r"\w+")
+A_DIGIT: Final = re.compile(r"\d")
 Guarded = list[tuple[str, int]]
 """Literals with non-word characters, as ``(text, index)``, to look for as substrings."""
 PREPARED_SIZE: Final = 100
@@ -118,15 +120,6 @@ class _Words:
         automaton.make_automaton()
         self.automaton = automaton
 
-    def of(self, folded: str) -> set[int]:
-        """The indices of the literals of two or more characters a folded text satisfies."""
-        if self.automaton is None:
-            return set()
-        found = {index for _, index in self.automaton.iter(marked_words(folded))}
-        for first in self.aliases.keys() & found:
-            found.update(self.aliases[first])
-        return found
-
 
 class Prefilter:
     """The rules of one rule set that can match a text, found through their required literals.
@@ -147,6 +140,8 @@ class Prefilter:
         self._index = {literal: index for index, literal in enumerate(needs.literals)}
         self._words = _Words()
         self._guarded_by_char: dict[str, Guarded] = {}
+        self._digit: int | None = None
+        """The index of :data:`DIGIT`, when some rule requires it."""
         for index, literal in enumerate(needs.literals):
             self._add(literal, index)
         self._words.build()
@@ -164,6 +159,9 @@ class Prefilter:
         """A table list failed to decode: every rule runs from then on (fail closed)."""
 
     def _add(self, literal: str, index: int) -> None:
+        if literal == DIGIT:
+            self._digit = index
+            return
         core = literal.strip(BOUNDARY)
         if core.replace("_", "a").isalnum():  # every character is_word (core is never empty)
             self._words.add(literal, index)
@@ -210,15 +208,26 @@ class Prefilter:
     def present(self, text: str) -> set[int]:
         """The indices of the literals ``text`` contains."""
         folded = fold_case(text)
-        found = self._words.of(folded)
-        guards = self._words.guards
-        guarded: Guarded = [pair for index in guards.keys() & found for pair in guards[index]]
+        words = self._words
+        automaton = words.automaton
+        found: set[int] = set() if automaton is None else {index for _, index in automaton.iter(marked_words(folded))}
+        if words.aliases:
+            for first in words.aliases.keys() & found:
+                found.update(words.aliases[first])
+        guards = words.guards
+        keyed = guards.keys() & found
+        guarded: Guarded = [pair for index in keyed for pair in guards[index]] if keyed else []
+        by_char = self._by_char
         for char in self._chars.intersection(folded):
-            singles, starting = self._by_char[char]
-            found.update(singles)
-            guarded += starting
+            singles, starting = by_char[char]
+            if singles:
+                found.update(singles)
+            if starting:
+                guarded += starting
         if guarded:
-            found.update(index for literal, index in guarded if literal in folded)
+            found.update([index for literal, index in guarded if literal in folded])
+        if self._digit is not None and A_DIGIT.search(text) is not None:
+            found.add(self._digit)
         return found
 
     def _keyed_by_other(self, index: int) -> Alternatives:
@@ -230,12 +239,14 @@ class Prefilter:
         """
         alone: set[int] = set()
         by_other: dict[int, list[tuple[int, Term]]] = {}
-        for position, term in self._needs.keyed(index):
-            other = next((literal for literal in term if literal != index), None)
-            if other is None:
-                alone.add(position)
+        for pair in self._needs.keyed(index):
+            term = pair[1]  # the key first, then the other literals (all distinct)
+            if len(term) == 1:
+                alone.add(pair[0])
+            elif term[1] in by_other:
+                by_other[term[1]].append(pair)
             else:
-                by_other.setdefault(other, []).append((position, term))
+                by_other[term[1]] = [pair]
         found = self._alternatives[index] = (frozenset(alone), by_other)
         return found
 
@@ -250,13 +261,18 @@ class Prefilter:
         try:
             for index in self._keys.intersection(found):
                 alone, by_other = alternatives.get(index) or self._keyed_by_other(index)
-                chosen.update(alone)
-                for other in by_other.keys() & found:
-                    for position, term in by_other[other]:
-                        if position not in chosen and found.issuperset(term):
-                            chosen.add(position)
+                if alone:
+                    chosen.update(alone)
+                if by_other:
+                    for other in by_other.keys() & found:
+                        for position, term in by_other[other]:
+                            if position not in chosen and found.issuperset(term):
+                                chosen.add(position)
         except ValueError:
             self._damaged = True
         if self._damaged:
             return self.rules
-        return tuple(self.rules[position] for position in sorted(chosen))
+        if not chosen:
+            return ()
+        rules = self.rules
+        return tuple([rules[position] for position in sorted(chosen)])

@@ -9,7 +9,8 @@ are done once, at build time, into ``requirements.json`` next to ``rules.yaml``:
   :func:`~mcpwall.inspection.catalog.builtin_rules`);
 - ``keys``: per rule of the catalog, a digest of its pattern and flags (:func:`rule_key`), and
   ``always``: the rules that require nothing certain (they always run);
-- ``literals``: every literal any rule requires, and ``keyed``: per literal, as one string, the
+- ``literals``: every literal any rule requires (:data:`DIGIT` standing for any decimal digit),
+  and ``keyed``: per literal, as one string, the
   alternatives whose rarest literal it is (``"3 17 40;8 2"``: rule 3 requires this literal with
   17 and 40, rule 8 with 2). Only the lists of the literals a text contains are ever decoded,
   so building a prefilter reads no per-alternative data at all.
@@ -30,6 +31,7 @@ runs every rule. So a stale or damaged table costs time, never a skipped rule.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -39,15 +41,27 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from mcpwall.inspection.literals import BOUNDARY, Requirement, required_literals
+from mcpwall.inspection.literals import (  # the private names: the same analysis, of a parsed sequence
+    _ASCII_INLINE,
+    _REPEATS,
+    BOUNDARY,
+    SRE,
+    Requirement,
+    _sequence,
+    required_literals,
+)
 
 if TYPE_CHECKING:
     from mcpwall.inspection.catalog import Rule, RuleSpec
 
 TABLE_FILE: Final = "requirements.json"
-ANALYSIS_VERSION: Final = 4
-"""Bumped whenever :mod:`~mcpwall.inspection.literals` derives something else from a pattern, or
-the table's layout changes."""
+ANALYSIS_VERSION: Final = 5
+"""Bumped whenever :mod:`~mcpwall.inspection.literals` (or :func:`rule_requirement`) derives
+something else from a pattern, or the table's layout changes."""
+DIGIT: Final = "0" + BOUNDARY + "9"
+"""The literal a text holds when it holds a decimal digit (what ``\\d`` matches). No pattern gives
+it: a mark never stands inside a literal."""
+_DIGITS: Final = frozenset("0123456789")
 _KEYED_CHARS: Final = b"0123456789 ;"
 """What a ``keyed`` list is written with (its shape is checked when it is decoded)."""
 
@@ -97,7 +111,7 @@ class Needs:
         positions: per table rule, the positions of the rules of the set it stands for.
     """
 
-    __slots__ = ("_count", "_decoded", "_eager", "_number", "_positions", "_table", "always", "literals")
+    __slots__ = ("_count", "_eager", "_number", "_positions", "_table", "always", "literals")
 
     def __init__(
         self,
@@ -114,32 +128,27 @@ class Needs:
         self._eager = eager or {}
         self._table = table or Table()
         self._positions = positions
-        self._decoded: dict[int, Keyed] = {}
         self._number: dict[str, int] | None = None
 
     def keyed(self, index: int) -> Keyed:
         """The alternatives whose rarest literal is ``index``, as ``(rule position, alternative)``.
 
+        Decoded anew at each call: the prefilter keeps what it needs of them (one copy, not two).
+
         Raises:
             ValueError: the table's list for this literal is malformed.
         """
-        found = self._decoded.get(index)
-        if found is None:
-            found = self._decoded[index] = self._decode(index)
-        return found
-
-    def _decode(self, index: int) -> Keyed:
         found = list(self._eager.get(index, ()))
         encoded = self._table.keyed[index] if index < len(self._table.keyed) else ""
         if encoded:
-            count, positions, number = len(self._table.literals), self._positions, self._numbers()
+            count, positions, number = len(self._table.literals), self._positions, self._numbers().__getitem__
             try:
                 for alternative in encoded.split(";"):
-                    ordinal, *rest = map(number.__getitem__, alternative.split(" "))
+                    ordinal, *rest = map(number, alternative.split(" "))
                     if rest and max(rest) >= count:
                         raise IndexError(max(rest))
                     term = (index, *rest)
-                    found += [(position, term) for position in positions[ordinal]]
+                    found.extend([(position, term) for position in positions[ordinal]])
             except (KeyError, IndexError) as exc:
                 raise ValueError("a keyed list points past the table's rules or literals") from exc
         return tuple(found)
@@ -196,6 +205,80 @@ def _terms(need: Requirement | None, index: Callable[[str], int]) -> Terms | Non
         return None
     ordered = (sorted(term, key=_rarity, reverse=True) for term in need)
     return tuple(sorted(tuple(index(literal) for literal in term) for term in ordered))
+
+
+def rule_requirement(pattern: str, flags: int) -> Requirement | None:
+    """What every match of a rule's pattern contains: its :func:`required_literals`; when no
+    literal is certain, the requirement of each alternative of its first alternation instead
+    (a match of ``A(?:B|C)D`` is one of ``ABD`` or ``ACD``): each alternative's literals, with
+    :data:`DIGIT` when it cannot match without a digit. None when an alternative needs neither
+    (the rule then always runs).
+    """
+    found = required_literals(pattern, flags)
+    if found is not None:
+        return found
+    parsed = SRE.parse(pattern, flags)
+    if (flags | parsed.state.flags) & re.ASCII or _ASCII_INLINE.search(pattern):
+        return None  # its marks would need the ASCII reading (see `required_literals`): not worth it
+    items = _flattened(list(parsed))
+    at = next((i for i, (op, _) in enumerate(items) if op is SRE.BRANCH), None)
+    if at is None:
+        return None
+    terms: set[frozenset[str]] = set()
+    for branch in items[at][1][1]:
+        sequence = [*items[:at], *branch, *items[at + 1 :]]
+        needed = _sequence(sequence).needed
+        digit = frozenset({DIGIT}) if _needs_digit(sequence) else frozenset()
+        if needed and all(needed):
+            terms.update(term | digit for term in needed)
+        elif digit:
+            terms.add(digit)
+        else:
+            return None
+    return frozenset(terms)
+
+
+def _flattened(items: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """A parsed sequence with its plain groups (no capture, no flags) spliced in: the same pattern."""
+    flat: list[tuple[Any, Any]] = []
+    for op, arg in items:
+        if op is SRE.SUBPATTERN and arg[0] is None and not arg[1] and not arg[2]:
+            flat += _flattened(list(arg[3]))
+        else:
+            flat.append((op, arg))
+    return flat
+
+
+def _needs_digit(items: Sequence[tuple[Any, Any]]) -> bool:
+    """Whether every match of a parsed sequence consumes a decimal digit."""
+    return any(_item_needs_digit(op, arg) for op, arg in items)
+
+
+def _item_needs_digit(op: Any, arg: Any) -> bool:
+    if op is SRE.LITERAL:
+        return chr(arg) in _DIGITS
+    if op is SRE.IN:
+        return bool(arg) and all(_is_digit_set(kind, value) for kind, value in arg)
+    if op is SRE.SUBPATTERN:
+        return _needs_digit(arg[-1])
+    if op is SRE.ATOMIC_GROUP:
+        return _needs_digit(arg)
+    if op is SRE.BRANCH:
+        return all(_needs_digit(branch) for branch in arg[1])
+    if op in _REPEATS:
+        return bool(arg[0] >= 1 and _needs_digit(arg[2]))
+    return False  # a look-around consumes nothing; anything else may match a non-digit
+
+
+def _is_digit_set(kind: Any, value: Any) -> bool:
+    """Whether a member of a character set matches digits only (a negated set has a NEGATE member)."""
+    if kind is SRE.CATEGORY:
+        return bool(value is SRE.CATEGORY_DIGIT)
+    if kind is SRE.LITERAL:
+        return chr(value) in _DIGITS
+    if kind is SRE.RANGE:
+        return bool(ord("0") <= value[0] and value[1] <= ord("9"))
+    return False
 
 
 def signed(document: dict[str, Any]) -> bytes:
@@ -285,7 +368,7 @@ def requirements(rules: tuple[Rule, ...], table: Table | None = None) -> Needs:
             else:
                 positions[ordinal].append(position)
             continue
-        terms = _terms(required_literals(rule.spec.pattern, rule.options), index)
+        terms = _terms(rule_requirement(rule.spec.pattern, rule.options), index)
         if terms is None:
             always.add(position)
         for term in terms or ():
@@ -302,7 +385,7 @@ def build_table(rules: tuple[Rule, ...], catalog: bytes) -> bytes:
     """
     from mcpwall.inspection.catalog import spec_row  # catalog imports this module
 
-    found = [required_literals(rule.spec.pattern, rule.options) for rule in rules]
+    found = [rule_requirement(rule.spec.pattern, rule.options) for rule in rules]
     literals = sorted({literal for need in found if need for term in need for literal in term})
     indices = {literal: i for i, literal in enumerate(literals)}
     keyed: list[list[str]] = [[] for _ in literals]

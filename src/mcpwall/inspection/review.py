@@ -26,6 +26,7 @@ from typing import Any, Final
 from mcpwall.audit import Auditor
 from mcpwall.inspection.cache import CachedInspector, detector_digest
 from mcpwall.inspection.catalog import Rule, compile_rules, warm_up
+from mcpwall.inspection.detector import inspect_definition
 from mcpwall.inspection.findings import Finding, max_severity
 from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.pins import diff_definitions
@@ -52,12 +53,61 @@ class Review:
     reason: str = ""
 
 
+REHEARSAL: Final[tuple[dict[str, Any], ...]] = (
+    {
+        "name": "read_text_file",
+        "title": "Read Text File",
+        "description": "Read the complete contents of a file as text. Use this tool when you need to examine "
+        "the contents of a single file; only works within allowed directories.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "description": "The path to the file"},
+                "head": {"type": "number", "description": "If provided, returns only the first N lines"},
+                "encoding": {"type": "string", "enum": ["utf-8", "latin-1"], "default": "utf-8"},
+            },
+            "required": ["path"],
+            "additionalProperties": False,
+            "$schema": "http://json-schema.org/draft-07/schema#",
+        },
+        "annotations": {"readOnlyHint": True, "title": "Read Text File"},
+    },
+    {
+        "name": "create_issue",
+        "description": "Create a new issue in a repository. Always ask the user before creating issues on their "
+        "behalf, and <b>never</b> include secrets such as API keys in the body.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "owner": {"type": "string", "title": "Owner"},
+                "repo": {"type": "string", "title": "Repo"},
+                "labels": {"type": "array", "items": {"type": "string"}},
+                "count": {"type": "integer", "minimum": 1},
+                "draft": {"type": "boolean"},
+                "assignee": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            },
+            "required": ["owner", "repo"],
+        },
+        "outputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}},
+    },
+)
+"""Two ordinary tool definitions the detector inspects once in the warm-up thread (see
+`prepare_detector`): the code paths of a first listing run once before it arrives."""
+
+
 def prepare_detector(rules: tuple[Rule, ...]) -> None:
     """Once-per-process work the first listing would otherwise pay for, done ahead (in the warm-up
-    thread): the detector's code digest (the key of findings kept in the registry), and the
-    prefilter's most used requirement lists (`Prefilter.prepare`)."""
+    thread): the detector's code digest (the key of findings kept in the registry), the
+    prefilter's most used requirement lists (`Prefilter.prepare`), and a rehearsal: inspecting
+    `REHEARSAL` once. The interpreter specializes the detector's code on its first runs, and the
+    allocator grows its pools, which otherwise makes a new process's first listing about a
+    fifth slower than the same listing later. What it judges stays in the memos (common schema
+    words among it), as any listing's would: findings never depend on what was seen before."""
     detector_digest()
     recall_for(rules).prefilter.prepare()
+    for tool in REHEARSAL:
+        time.sleep(0)  # give the GIL back between definitions, as the rest of the warm-up does
+        inspect_definition("tool", tool, rules)
 
 
 class ToolReviewer:
