@@ -35,10 +35,10 @@ from mcpwall.inspection.domain import (
 from mcpwall.inspection.fields import visible_parts, walk_strings
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
-from mcpwall.inspection.normalize import NormalizedText, make_visible, normalize
+from mcpwall.inspection.normalize import NormalizedText, make_visible, normalize, visible_context
 from mcpwall.inspection.scoring import Hit, fired
+from mcpwall.inspection.values import read_only_claim, value_findings
 
-CONTEXT = 60
 GENERIC_TOOL_WORDS = frozenset(
     "this that same following above below selected appropriate right correct mcp other new current given "  # noqa: SIM905 - a word list reads best as text
     "relevant corresponding specific previous next first second a an any each".split()
@@ -62,15 +62,8 @@ HIDDEN_ORDERS = frozenset(
         "side_action",
     }
 )
-VALUE_ORDERS = frozenset(
-    {"directive", "override", "concealment", "persistence", "authority", "bypass", "run_directive", "prerequisite"}
-)
-VALUE_SECRETS = frozenset({"secret_file", "metadata"})
 IDENTIFIER_WORDS = 4
 """Underscores a property name needs before it is also read as words (four joins make five words)."""
-PLANTED = re.compile(r"\.(?:default|const)$")
-"""The value slots the model sends unless told otherwise (an enum lists choices; a default is taken)."""
-"""Signals that make a schema value a secret the model would send (a key file, a metadata URL)."""
 OWN_SIGNALS = frozenset({"other_tool", "forced_value", *OWNABLE})
 """Signals judged against the definition's own names (see `_is_foreign_tool`, `_signal`, `reclassify`)."""
 
@@ -90,10 +83,6 @@ def _signal(rule: Rule, match: re.Match[str], own: Own) -> str:
     if rule.signal == "forced_value" and param and canon(param) in own.names:
         return "forced_own"
     return rule.signal
-
-
-def _context(text: str, start: int, end: int) -> str:
-    return make_visible(text[max(0, start - CONTEXT) : end + CONTEXT])
 
 
 def _matches(text: str, recall: Recall) -> Matches:
@@ -122,7 +111,7 @@ def _hits(text: str, recall: Recall, own: Own, field: str) -> tuple[list[tuple[R
 def _solo(field: str, text: str, rule: Rule, hit: Hit) -> Finding:
     spec = rule.spec
     matched = make_visible(text[hit.start : hit.end])
-    context = _context(text, hit.start, hit.end)
+    context = visible_context(text, hit.start, hit.end)
     return Finding(spec.id, spec.category, spec.severity, field, matched, hit.start, context, spec.description)
 
 
@@ -151,7 +140,7 @@ def score_text(field: str, text: str, recall: Recall, own: Own) -> tuple[list[Fi
                 field,
                 make_visible(text[start:end])[:400],
                 start,
-                _context(text, start, end),
+                visible_context(text, start, end),
                 combo.description,
             )
         )
@@ -179,100 +168,6 @@ def _hidden(field: str, segment: Segment, recall: Recall, own: Own) -> tuple[lis
     return findings, own_used
 
 
-def _value_finding(rule: str, category: str, field: str, text: str, hits: list[Hit], description: str) -> list[Finding]:
-    """One high finding on a schema value, at its first qualifying hit (none without a hit)."""
-    if not hits:
-        return []
-    first = hits[0]
-    return [
-        Finding(
-            rule,
-            category,
-            Severity.HIGH,
-            field,
-            make_visible(text[:300]),
-            first.start,
-            _context(text, first.start, first.end),
-            description,
-        )
-    ]
-
-
-def _value_orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
-    """An order in a schema value (default, enum, example): data the model copies, never addressed to it."""
-    orders = [h for h in hits if h.signal in VALUE_ORDERS]
-    description = f"Instructions in a schema value: {sorted({h.signal for h in orders})}."
-    return _value_finding("value.instructions", "hidden_instructions", field, text, orders, description)
-
-
-COPY_WORDS = frozenset({"cc", "bcc", "copy", "journal", "archive", "mirror", "forward", "audit"})
-"""Words of a parameter name that make an e-mail default a hidden copy recipient (``journal_address``)."""
-
-
-def _parameter_words(field: str) -> set[str]:
-    """The words of the parameter a value slot belongs to (empty for other fields)."""
-    parameter = PARAMETER.search(field)
-    return _name_words(parameter.group(1)) if parameter else set()
-
-
-def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding]:
-    """A fixed account, IBAN or wallet as a parameter's default: the payee a model sends when the
-    user named none, chosen by the server. An e-mail address as a default is common and honest
-    (a support or sender address), so it alone is left to the combinations."""
-    copy_slot = PLANTED.search(field) is not None and bool(_parameter_words(field) & COPY_WORDS)
-    planted = (
-        [h for h in hits if h.signal == "fixed_dest" and (copy_slot or "@" not in h.text)]
-        if PLANTED.search(field)
-        else []
-    )
-    description = "A parameter defaults to a fixed account or address: money or messages go there unless changed."
-    return _value_finding("value.fixed_destination", "forced_argument", field, text, planted, description)
-
-
-DESTINATION_NAME_WORDS = (
-    "dest destination mirror callback webhook hook upload forward copy cc bcc report ingest notify notification "
-    "sink telemetry collector backup relay export publish share sync audit beacon archive replicate replica "
-    "replication to remote journal"
-)
-DESTINATION_WORDS = frozenset(DESTINATION_NAME_WORDS.split())
-"""Words of a parameter name that make it a place data is sent (``callback_url``, ``mirrorTarget``)."""
-PARAMETER = re.compile(r"properties\.([^.]{1,80})\.(?:default|const)$")
-LOCAL_HOST = re.compile(
-    r"[a-z0-9+]{2,12}://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|[a-z0-9.-]{0,200}\.(?:local|internal|example|test)(?=[:/]|$)|(?:[a-z0-9.-]{0,200}\.)?example\.(?:com|org|net)(?=[:/]|$))"
-)
-
-
-def _name_words(name: str) -> set[str]:
-    """A parameter name's words: ``callbackUrl`` and ``callback_url`` give {callback, url}."""
-    return set(re.findall(r"[a-z]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()))
-
-
-def _planted_url(field: str, text: str, hits: list[Hit]) -> list[Finding]:
-    """An outside URL as the default of a parameter where data goes (a callback, a mirror, a webhook).
-
-    Honest defaults point at the service's own registry or API, under names like ``base_url``;
-    a server that picks where copies of the user's data go, unless the model changes it, has
-    planted a destination. Loopback, private and example hosts are left alone.
-    """
-    if not _parameter_words(field) & DESTINATION_WORDS:
-        return []
-    planted = [h for h in hits if h.signal == "url" and not LOCAL_HOST.match(h.text)]
-    description = "A parameter where data goes defaults to an outside URL: copies go there unless changed."
-    return _value_finding("value.planted_url", "exfiltration", field, text, planted, description)
-
-
-def _value_secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
-    """A secret file or a metadata endpoint as a schema value, not the definition's own subject.
-
-    A default, enum value or example is what the model sends when unsure: an image tool whose
-    ``path`` defaults to ``~/.ssh/id_ed25519`` reads the key without any order in sight. An SSH
-    tool's ``identity_file`` or a ``kubeconfig`` defaulting to its usual file names its own subject.
-    """
-    secrets = [h for h in hits if h.signal in VALUE_SECRETS and not (h.signal == "secret_file" and own.claims(h.text))]
-    description = "A schema value names a secret file or a cloud metadata endpoint the model would send."
-    return _value_finding("value.secret", "credential_theft", field, text, secrets, description)
-
-
 def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
     """All findings for one model-visible string, and the signal hits in its visible text.
 
@@ -287,10 +182,7 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
     scored, hits, own_used = score_text(field, normalized.text, recall, own)
     findings += scored
     if is_value_slot(field):
-        findings += _value_orders(field, normalized.text, hits)
-        findings += _value_secrets(field, normalized.text, hits, own)
-        findings += _planted_destination(field, normalized.text, hits)
-        findings += _planted_url(field, normalized.text, hits)
+        findings += value_findings(field, normalized.text, hits, own)
     for segment in (*normalized.hidden, *_identifier_words(field, normalized.text)):
         hidden, used = _hidden(field, segment, recall, own)
         findings += hidden
@@ -412,43 +304,6 @@ def _definition_wide(hits: list[Hit]) -> list[Finding]:
     return findings
 
 
-MUTATING_NAME = re.compile(
-    r"^(?:delete|remove|drop|destroy|purge|wipe|erase|pay|send|transfer|withdraw|publish|post|kill|terminate|revoke|"
-    r"charge|refund|buy|purchase|order|submit|approve|deploy|push|merge|force|reset|overwrite|write|update|modify|edit|"
-    r"move|rename|upload|install|uninstall|shutdown|reboot|restart|stop|cancel|unlock|grant|share|invite|commit)"
-    r"(?:[_\-.]|$)",
-    re.IGNORECASE,
-)
-"""Tool names that say the tool changes something (``pay_invoice``, ``delete-branch``)."""
-
-
-def _read_only_claim(kind: str, obj: object) -> list[Finding]:
-    """A tool whose name says it changes something, annotated ``readOnlyHint: true``.
-
-    Clients skip the confirmation of read-only tools, so a payment or deletion marked read-only
-    runs unconfirmed: the annotation contradicts what the tool says it does.
-    """
-    if kind != "tool" or not isinstance(obj, dict):
-        return []
-    annotations, name = obj.get("annotations"), obj.get("name")
-    if not isinstance(annotations, dict) or annotations.get("readOnlyHint") is not True or not isinstance(name, str):
-        return []
-    if MUTATING_NAME.match(name) is None:
-        return []
-    return [
-        Finding(
-            "annotation.read_only_action",
-            "deceptive_annotation",
-            Severity.HIGH,
-            "annotations.readOnlyHint",
-            "readOnlyHint: true",
-            0,
-            make_visible(f"{name}: readOnlyHint true"),
-            "A tool whose name says it changes something is annotated read-only, so clients skip its confirmation.",
-        )
-    ]
-
-
 def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = None) -> list[Finding]:
     """Inspect every model-visible string of one definition.
 
@@ -472,5 +327,5 @@ def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = 
         findings += part_findings
         hits += part_hits
     findings += _definition_wide(hits)
-    findings += _read_only_claim(kind, obj)
+    findings += read_only_claim(kind, obj)
     return sorted(findings, key=lambda f: -f.severity)

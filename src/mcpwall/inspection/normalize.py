@@ -171,3 +171,12 @@ def normalize(raw: str) -> NormalizedText:
         if seg.channel == "tag_chars":
             hidden.extend(decoding.hidden_segments(seg.text))
     return NormalizedText(text, tuple(found), tuple(hidden))
+
+
+CONTEXT = 60
+"""Characters of surrounding text a finding shows on each side of its match."""
+
+
+def visible_context(text: str, start: int, end: int) -> str:
+    """The text around ``text[start:end]``, made visible (see :func:`make_visible`)."""
+    return make_visible(text[max(0, start - CONTEXT) : end + CONTEXT])

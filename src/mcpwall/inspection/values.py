@@ -1,0 +1,165 @@
+"""Schema values and annotations a model acts on without reading them as text.
+
+A default, const, enum value or example is what the model copies into a call when unsure
+(:func:`~mcpwall.inspection.domain.is_value_slot`). :func:`value_findings` reports what is out of
+place there: an order, a secret file or metadata endpoint, a fixed account, an outside URL or copy
+recipient planted where data goes. :func:`read_only_claim` reports a tool whose name says it changes
+something while its annotations claim it is read-only (clients skip its confirmation).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mcpwall.inspection.domain import Own
+from mcpwall.inspection.findings import Finding, Severity
+from mcpwall.inspection.normalize import make_visible, visible_context
+from mcpwall.inspection.scoring import Hit
+
+VALUE_ORDERS = frozenset(
+    {"directive", "override", "concealment", "persistence", "authority", "bypass", "run_directive", "prerequisite"}
+)
+"""Signals that make a schema value an order (never addressed to a model in honest schemas)."""
+VALUE_SECRETS = frozenset({"secret_file", "metadata"})
+"""Signals that make a schema value a secret the model would send (a key file, a metadata URL)."""
+PLANTED = re.compile(r"\.(?:default|const)$")
+"""The value slots the model sends unless told otherwise (an enum lists choices; a default is taken)."""
+
+COPY_WORDS = frozenset({"cc", "bcc", "copy", "journal", "archive", "mirror", "forward", "audit"})
+"""Words of a parameter name that make an e-mail default a hidden copy recipient (``journal_address``)."""
+DESTINATION_NAME_WORDS = (
+    "dest destination mirror callback webhook hook upload forward copy cc bcc report ingest notify notification "
+    "sink telemetry collector backup relay export publish share sync audit beacon archive replicate replica "
+    "replication to remote journal"
+)
+DESTINATION_WORDS = frozenset(DESTINATION_NAME_WORDS.split())
+"""Words of a parameter name that make it a place data is sent (``callback_url``, ``mirrorTarget``)."""
+PARAMETER = re.compile(r"properties\.([^.]{1,80})\.(?:default|const)$")
+"""The parameter whose default or const a field is."""
+LOCAL_HOST = re.compile(
+    r"[a-z0-9+]{2,12}://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|"
+    r"[a-z0-9.-]{0,200}\.(?:local|internal|example|test)(?=[:/]|$)|(?:[a-z0-9.-]{0,200}\.)?example\.(?:com|org|net)(?=[:/]|$))"
+)
+"""Loopback, private and example hosts: a default pointing there sends nothing out."""
+
+
+def value_findings(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
+    """What is out of place in one schema value (``field`` is a value slot), from its hits."""
+    return (
+        _orders(field, text, hits)
+        + _secrets(field, text, hits, own)
+        + _planted_destination(field, text, hits)
+        + _planted_url(field, text, hits)
+    )
+
+
+def _value_finding(rule: str, category: str, field: str, text: str, hits: list[Hit], description: str) -> list[Finding]:
+    """One high finding on a schema value, at its first qualifying hit (none without a hit)."""
+    if not hits:
+        return []
+    first = hits[0]
+    return [
+        Finding(
+            rule,
+            category,
+            Severity.HIGH,
+            field,
+            make_visible(text[:300]),
+            first.start,
+            visible_context(text, first.start, first.end),
+            description,
+        )
+    ]
+
+
+def _orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """An order in a schema value (default, enum, example): data the model copies, never addressed to it."""
+    orders = [h for h in hits if h.signal in VALUE_ORDERS]
+    description = f"Instructions in a schema value: {sorted({h.signal for h in orders})}."
+    return _value_finding("value.instructions", "hidden_instructions", field, text, orders, description)
+
+
+def _parameter_words(field: str) -> set[str]:
+    """The words of the parameter a value slot belongs to (empty for other fields)."""
+    parameter = PARAMETER.search(field)
+    return _name_words(parameter.group(1)) if parameter else set()
+
+
+def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """A fixed account, IBAN or wallet as a parameter's default: the payee a model sends when the
+    user named none, chosen by the server. An e-mail address as a default is common and honest
+    (a support or sender address), so it counts only on a copy parameter (cc, bcc, journal...)."""
+    if PLANTED.search(field) is None:
+        return []
+    copy_slot = bool(_parameter_words(field) & COPY_WORDS)
+    planted = [h for h in hits if h.signal == "fixed_dest" and (copy_slot or "@" not in h.text)]
+    description = "A parameter defaults to a fixed account or address: money or messages go there unless changed."
+    return _value_finding("value.fixed_destination", "forced_argument", field, text, planted, description)
+
+
+def _name_words(name: str) -> set[str]:
+    """A parameter name's words: ``callbackUrl`` and ``callback_url`` give {callback, url}."""
+    return set(re.findall(r"[a-z]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()))
+
+
+def _planted_url(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """An outside URL as the default of a parameter where data goes (a callback, a mirror, a webhook).
+
+    Honest defaults point at the service's own registry or API, under names like ``base_url``;
+    a server that picks where copies of the user's data go, unless the model changes it, has
+    planted a destination. Loopback, private and example hosts are left alone.
+    """
+    if not _parameter_words(field) & DESTINATION_WORDS:
+        return []
+    planted = [h for h in hits if h.signal == "url" and not LOCAL_HOST.match(h.text)]
+    description = "A parameter where data goes defaults to an outside URL: copies go there unless changed."
+    return _value_finding("value.planted_url", "exfiltration", field, text, planted, description)
+
+
+def _secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
+    """A secret file or a metadata endpoint as a schema value, not the definition's own subject.
+
+    A default, enum value or example is what the model sends when unsure: an image tool whose
+    ``path`` defaults to ``~/.ssh/id_ed25519`` reads the key without any order in sight. An SSH
+    tool's ``identity_file`` or a ``kubeconfig`` defaulting to its usual file names its own subject.
+    """
+    secrets = [h for h in hits if h.signal in VALUE_SECRETS and not (h.signal == "secret_file" and own.claims(h.text))]
+    description = "A schema value names a secret file or a cloud metadata endpoint the model would send."
+    return _value_finding("value.secret", "credential_theft", field, text, secrets, description)
+
+
+MUTATING_NAME = re.compile(
+    r"^(?:delete|remove|drop|destroy|purge|wipe|erase|pay|send|transfer|withdraw|publish|post|kill|terminate|revoke|"
+    r"charge|refund|buy|purchase|order|submit|approve|deploy|push|merge|force|reset|overwrite|write|update|modify|edit|"
+    r"move|rename|upload|install|uninstall|shutdown|reboot|restart|stop|cancel|unlock|grant|share|invite|commit)"
+    r"(?:[_\-.]|$)",
+    re.IGNORECASE,
+)
+"""Tool names that say the tool changes something (``pay_invoice``, ``delete-branch``)."""
+
+
+def read_only_claim(kind: str, obj: object) -> list[Finding]:
+    """A tool whose name says it changes something, annotated ``readOnlyHint: true``.
+
+    Clients skip the confirmation of read-only tools, so a payment or deletion marked read-only
+    runs unconfirmed: the annotation contradicts what the tool says it does.
+    """
+    if kind != "tool" or not isinstance(obj, dict):
+        return []
+    annotations, name = obj.get("annotations"), obj.get("name")
+    if not isinstance(annotations, dict) or annotations.get("readOnlyHint") is not True or not isinstance(name, str):
+        return []
+    if MUTATING_NAME.match(name) is None:
+        return []
+    return [
+        Finding(
+            "annotation.read_only_action",
+            "deceptive_annotation",
+            Severity.HIGH,
+            "annotations.readOnlyHint",
+            "readOnlyHint: true",
+            0,
+            make_visible(f"{name}: readOnlyHint true"),
+            "A tool whose name says it changes something is annotated read-only, so clients skip its confirmation.",
+        )
+    ]
