@@ -37,7 +37,7 @@ from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
 from mcpwall.inspection.normalize import NormalizedText, make_visible, normalize, visible_context
 from mcpwall.inspection.scoring import Hit, fired
-from mcpwall.inspection.values import read_only_claim, value_findings
+from mcpwall.inspection.values import read_only_claim, unsafe_defaults, value_findings
 
 GENERIC_TOOL_WORDS = frozenset(
     "this that same following above below selected appropriate right correct mcp other new current given "  # noqa: SIM905 - a word list reads best as text
@@ -328,4 +328,5 @@ def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = 
         hits += part_hits
     findings += _definition_wide(hits)
     findings += read_only_claim(kind, obj)
+    findings += unsafe_defaults(kind, obj)
     return sorted(findings, key=lambda f: -f.severity)

@@ -117,6 +117,12 @@ SCOPE_END = re.compile(
     re.IGNORECASE,
 )
 """Where a prohibition's scope ends: the clause's end, or a word that starts what is asked instead."""
+CONFIRM_FIRST = re.compile(
+    r"\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?(?:ask|confirm|check)\b[^.;\n]{0,60}?\bwith\s{1,3}the\s{1,3}user\b"
+    r"|\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?ask\s{1,3}the\s{1,3}user\b",
+    re.IGNORECASE,
+)
+"""An act the user confirms first (``before granting writer access, confirm the role with the user``)."""
 PASSIVE_NEGATION = re.compile(r"(?:is|are|was|were|isn'?t|aren'?t)\b", re.IGNORECASE)
 """A negation in the passive (``is never included``): its subject, before it, is what is denied."""
 CLAUSE_START = re.compile(r"[.!?;:,](?=\s)|\n")
@@ -284,7 +290,7 @@ def taken_back(hit: Hit, prohibited: list[tuple[int, int]]) -> bool:
 
 def prohibited_spans(text: str) -> list[tuple[int, int]]:
     """The scopes of prohibitions and hypotheticals: from the negation to the end of what it negates."""
-    spans = []
+    spans = [(m.start(), m.end()) for m in CONFIRM_FIRST.finditer(text)]
     for m in PROHIBITION.finditer(text):
         end = SCOPE_END.search(text, m.end())
         start = _clause_start(text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()

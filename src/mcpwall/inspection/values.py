@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import orjson
+
 from mcpwall.inspection.domain import Own
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.normalize import make_visible, visible_context
@@ -163,3 +165,68 @@ def read_only_claim(kind: str, obj: object) -> list[Finding]:
             "A tool whose name says it changes something is annotated read-only, so clients skip its confirmation.",
         )
     ]
+
+
+ALWAYS_UNSAFE = frozenset({"privileged", "insecure", "unsafe", "sudo", "unrestricted", "share", "publish", "public"})
+"""Name words of a switch that is unsafe whenever it is on (``privileged: true``, ``share: true``)."""
+GUARDS = frozenset(
+    {"verify", "verification", "check", "checks", "review", "reviews", "hook", "hooks", "approval", "approvals"}
+    | {"confirmation", "tls", "ssl", "auth", "security", "sandbox", "signing"}
+)
+SWITCH_OFF = frozenset({"skip", "disable", "bypass", "no", "ignore"})
+"""A switch named for turning a guard off (``no_verify``, ``skip_checks``) is unsafe when on."""
+ROLE_NAMES = frozenset({"role", "permission", "permissions", "access", "acl", "visibility", "sharing"})
+PERMISSIVE = frozenset(
+    {"owner", "admin", "administrator", "edit", "editor", "write", "writer", "public", "public-read"}
+    | {"public-read-write", "anyone", "everyone", "cluster-admin"}
+)
+"""Role or access defaults that hand out the most rights (the model keeps a default unless told)."""
+HOST_MOUNT = re.compile(r"^/:|/var/run/docker\.sock")
+"""A bind mount of the host's root or of the Docker socket (the host's root in all but name)."""
+
+
+def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
+    """Parameters whose default switches a safeguard off or hands out the most rights.
+
+    ``privileged: true``, ``no_verify: true``, ``role: "Owner"``, ``link_access: "edit"``, a volume
+    of ``/:/host``: the model sends a default when the user said nothing about it, so a server that
+    picks the unsafe one has chosen it for the user.
+    """
+    schema = obj.get("inputSchema") if kind == "tool" and isinstance(obj, dict) else None
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return []
+    findings = []
+    for name, spec in properties.items():
+        if isinstance(spec, dict) and "default" in spec and _unsafe_default(_name_words(str(name)), spec["default"]):
+            shown = make_visible(f"{name}: {_json_text(spec['default'])}")[:300]
+            findings.append(
+                Finding(
+                    "value.unsafe_default",
+                    "forced_argument",
+                    Severity.HIGH,
+                    f"inputSchema.properties.{name}.default",
+                    shown,
+                    0,
+                    shown,
+                    "A parameter's default switches a safeguard off or hands out the most rights.",
+                )
+            )
+    return findings
+
+
+def _unsafe_default(words: set[str], default: object) -> bool:
+    if default is True:
+        return bool(words & ALWAYS_UNSAFE) or bool(words & SWITCH_OFF and words & GUARDS)
+    if isinstance(default, str) and words & ROLE_NAMES:
+        return default.lower() in PERMISSIVE
+    values = default if isinstance(default, list) else [default]
+    return any(isinstance(value, str) and HOST_MOUNT.search(value) for value in values)
+
+
+def _json_text(value: object) -> str:
+    """A default as JSON text (what the model would send)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return repr(value)
