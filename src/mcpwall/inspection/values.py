@@ -27,8 +27,13 @@ VALUE_SECRETS = frozenset({"secret_file", "metadata"})
 PLANTED = re.compile(r"\.(?:default|const)$")
 """The value slots the model sends unless told otherwise (an enum lists choices; a default is taken)."""
 
-COPY_WORDS = frozenset({"cc", "bcc", "copy", "journal", "archive", "mirror", "forward", "audit"})
-"""Words of a parameter name that make an e-mail default a hidden copy recipient (``journal_address``)."""
+COPY_WORDS = frozenset(
+    {"cc", "bcc", "copy", "journal", "archive", "mirror", "forward", "audit", "host", "hosts", "collaborator"}
+    | {"collaborators", "member", "members", "attendee", "attendees", "guest", "guests", "owner", "owners"}
+    | {"admin", "admins", "editor", "editors", "viewer", "viewers", "reviewer", "reviewers", "watcher", "watchers"}
+)
+"""Words of a parameter name that make an e-mail default a hidden recipient or a granted access
+(``journal_address``, ``alternative_hosts``, ``collaborators``)."""
 DESTINATION_NAME_WORDS = (
     "dest destination mirror callback webhook hook upload forward copy cc bcc report ingest notify notification "
     "sink telemetry collector backup relay export publish share sync audit beacon archive replicate replica "
@@ -175,12 +180,16 @@ GUARDS = frozenset(
 )
 SWITCH_OFF = frozenset({"skip", "disable", "bypass", "no", "ignore"})
 """A switch named for turning a guard off (``no_verify``, ``skip_checks``) is unsafe when on."""
-ROLE_NAMES = frozenset({"role", "permission", "permissions", "access", "acl", "visibility", "sharing"})
+ROLE_NAMES = frozenset(
+    {"role", "permission", "permissions", "access", "acl", "visibility", "sharing", "membership", "privilege"}
+)
 PERMISSIVE = frozenset(
     {"owner", "admin", "administrator", "edit", "editor", "write", "writer", "public", "public-read"}
     | {"public-read-write", "anyone", "everyone", "cluster-admin"}
 )
 """Role or access defaults that hand out the most rights (the model keeps a default unless told)."""
+DESCRIPTION_LEAD = 40
+"""Characters of a parameter's description read with its name (what the parameter is)."""
 HOST_MOUNT = re.compile(r"^/:|/var/run/docker\.sock")
 """A bind mount of the host's root or of the Docker socket (the host's root in all but name)."""
 
@@ -198,7 +207,7 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
         return []
     findings = []
     for name, spec in properties.items():
-        if isinstance(spec, dict) and "default" in spec and _unsafe_default(_name_words(str(name)), spec["default"]):
+        if isinstance(spec, dict) and "default" in spec and _unsafe_default(str(name), spec):
             shown = make_visible(f"{name}: {_json_text(spec['default'])}")[:300]
             findings.append(
                 Finding(
@@ -215,10 +224,17 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
     return findings
 
 
-def _unsafe_default(words: set[str], default: object) -> bool:
+def _lead_words(spec: dict[str, object]) -> set[str]:
+    """The first words of a parameter's description: what it is ("Membership type")."""
+    description = spec.get("description")
+    return set(re.findall(r"[a-z]+", description[:DESCRIPTION_LEAD].lower())) if isinstance(description, str) else set()
+
+
+def _unsafe_default(name: str, spec: dict[str, object]) -> bool:
+    default, words = spec["default"], _name_words(name)
     if default is True:
         return bool(words & ALWAYS_UNSAFE) or bool(words & SWITCH_OFF and words & GUARDS)
-    if isinstance(default, str) and words & ROLE_NAMES:
+    if isinstance(default, str) and (words | _lead_words(spec)) & ROLE_NAMES:
         return default.lower() in PERMISSIVE
     values = default if isinstance(default, list) else [default]
     return any(isinstance(value, str) and HOST_MOUNT.search(value) for value in values)
