@@ -27,7 +27,7 @@ combo.own_secret_exfiltration credential_theft critical near
 combo.secret_exfiltration credential_theft critical near
     secret_word + data_flow + sink|hidden_file|bad_host|concealment|persistence
 combo.secret_from_user credential_theft critical near
-    secret_source + data_flow|fill + ORDERS|arg_sink|sink|imperative
+    secret_source + data_flow|fill + ORDERS|arg_sink|sink
 combo.session_exfiltration exfiltration high near
     session_data + data_flow|fill + sink|url|bad_host|arg_sink|recipient
 combo.bad_host_flow exfiltration high near
