@@ -90,8 +90,23 @@ REHEARSAL: Final[tuple[dict[str, Any], ...]] = (
         },
         "outputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}},
     },
+    {
+        "name": "send_message",
+        "description": "Sends a message to a channel and returns its id. Do not pass anything to this parameter "
+        "unless the user asked for it; when in doubt, ask first. Fails if the channel does not exist (e.g., "
+        "'general' after it was archived).",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "channel": {"type": "string", "description": "The channel name or ID"},
+                "text": {"type": "string", "description": "The message to send, in Markdown"},
+                "thread": {"type": ["string", "null"], "description": "Reply in this thread (optional)"},
+            },
+            "required": ["channel", "text"],
+        },
+    },
 )
-"""Two ordinary tool definitions the detector inspects once in the warm-up thread (see
+"""Three ordinary tool definitions the detector inspects once in the warm-up thread (see
 `prepare_detector`): the code paths of a first listing run once before it arrives."""
 
 
