@@ -100,7 +100,7 @@ CAUTION = re.compile(
 """The start of a clause naming what needs the user's confirmation (``ask the user before running rm -rf``)."""
 REFUSED_SIGNALS = frozenset({"shell", "remote_exec", "exec_verb", "run_directive", "destructive"})
 PROHIBITION = re.compile(
-    r"\b(?:do\s{1,3}not|don'?t|never|must\s{1,3}not|mustn'?t|should\s{1,3}not|shouldn'?t|will\s{1,3}not|won'?t|"
+    r"(?=[acdimnstw])\b(?:do\s{1,3}not|don'?t|never|must\s{1,3}not|mustn'?t|should\s{1,3}not|shouldn'?t|will\s{1,3}not|won'?t|"
     r"does\s{1,3}not|doesn'?t|(?:is|are|was|were)\s{1,3}(?:not|never)|isn'?t|aren'?t|cannot|can'?t)\s{1,3}"
     r"(?!(?:be\s{1,3})?(?:tell|mention|show|display|reveal|disclose|inform|notif|alert|surfac|report|list|echo|explain|"
     r"ask|prompt|confirm|wait|bother|check|need|requir|let|forget|fail|skip|omit|neglect|hesitat|miss|stop|worry|"
@@ -118,7 +118,7 @@ SCOPE_END = re.compile(
 )
 """Where a prohibition's scope ends: the clause's end, or a word that starts what is asked instead."""
 CONFIRM_FIRST = re.compile(
-    r"\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?(?:ask|confirm|check)\b[^.;\n]{0,60}?\bwith\s{1,3}the\s{1,3}user\b"
+    r"(?=b)\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?(?:ask|confirm|check)\b[^.;\n]{0,60}?\bwith\s{1,3}the\s{1,3}user\b"
     r"|\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?ask\s{1,3}the\s{1,3}user\b",
     re.IGNORECASE,
 )
