@@ -236,9 +236,8 @@ def _sentences_of(text: str, hits: list[Hit], signal: str) -> list[tuple[int, in
     spans = []
     for hit in hits:
         if hit.signal == signal:
-            starts = [m.end() for m in SENTENCE_END.finditer(text, 0, hit.start)]
             after = SENTENCE_END.search(text, hit.end)
-            spans.append((starts[-1] if starts else 0, after.start() if after else len(text)))
+            spans.append((_start_after(SENTENCE_END, text, hit.start), after.start() if after else len(text)))
     return spans
 
 
@@ -273,10 +272,7 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
 def _refused_sentences(text: str) -> list[tuple[int, int]]:
     """The sentences (up to the verb) naming what the tool refuses, and the clauses (from the
     caution on) naming what needs the user's confirmation: commands there are not orders."""
-    spans = []
-    for m in REFUSED.finditer(text):
-        starts = [e.end() for e in SENTENCE_END.finditer(text, 0, m.start())]
-        spans.append((starts[-1] if starts else 0, m.end()))
+    spans = [(_start_after(SENTENCE_END, text, m.start()), m.end()) for m in REFUSED.finditer(text)]
     for m in CAUTION.finditer(text):
         end = CLAUSE_END.search(text, m.end())
         spans.append((m.start(), end.start() if end else len(text)))
@@ -293,14 +289,15 @@ def prohibited_spans(text: str) -> list[tuple[int, int]]:
     spans = [(m.start(), m.end()) for m in CONFIRM_FIRST.finditer(text)]
     for m in PROHIBITION.finditer(text):
         end = SCOPE_END.search(text, m.end())
-        start = _clause_start(text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()
+        # a passive negation ("is never included") takes back its subject, before it, too
+        start = _start_after(CLAUSE_START, text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()
         spans.append((start, end.start() if end else len(text)))
     return spans
 
 
-def _clause_start(text: str, at: int) -> int:
-    """Where the clause holding ``at`` starts: a passive negation takes back its subject too."""
-    starts = [m.end() for m in CLAUSE_START.finditer(text, 0, at)]
+def _start_after(boundary: re.Pattern[str], text: str, at: int) -> int:
+    """Where the sentence or clause holding ``at`` starts: just after the last ``boundary`` before it."""
+    starts = [m.end() for m in boundary.finditer(text, 0, at)]
     return starts[-1] if starts else 0
 
 
