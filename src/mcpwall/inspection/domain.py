@@ -270,13 +270,8 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
 
 
 def _refused_sentences(text: str) -> list[tuple[int, int]]:
-    """The sentences (up to the verb) naming what the tool refuses, and the clauses (from the
-    caution on) naming what needs the user's confirmation: commands there are not orders."""
-    spans = [(_start_after(SENTENCE_END, text, m.start()), m.end()) for m in REFUSED.finditer(text)]
-    for m in CAUTION.finditer(text):
-        end = CLAUSE_END.search(text, m.end())
-        spans.append((m.start(), end.start() if end else len(text)))
-    return spans
+    """The sentences (up to the verb) naming what the tool refuses: commands there are not orders."""
+    return [(_start_after(SENTENCE_END, text, m.start()), m.end()) for m in REFUSED.finditer(text)]
 
 
 def taken_back(hit: Hit, prohibited: list[tuple[int, int]]) -> bool:
@@ -287,6 +282,9 @@ def taken_back(hit: Hit, prohibited: list[tuple[int, int]]) -> bool:
 def prohibited_spans(text: str) -> list[tuple[int, int]]:
     """The scopes of prohibitions and hypotheticals: from the negation to the end of what it negates."""
     spans = [(m.start(), m.end()) for m in CONFIRM_FIRST.finditer(text)]
+    for m in CAUTION.finditer(text):  # "ask the user before running rm -rf": what follows needs consent
+        end = CLAUSE_END.search(text, m.end())
+        spans.append((m.start(), end.start() if end else len(text)))
     for m in PROHIBITION.finditer(text):
         end = SCOPE_END.search(text, m.end())
         # a passive negation ("is never included") takes back its subject, before it, too
