@@ -316,6 +316,8 @@ combo.concealed_secret_argument exfiltration high near
 TABLE += """
 combo.rule_on_other_calls tool_shadowing high near
     other_call + assignment
+combo.concealed_extra_step model_directive high near
+    other_call|every_call + concealment + imperative|side_action|privilege
 combo.unsafe_call shell_injection high near
     other_tool|other_call|foreign_scope + unsafe_flag
 combo.concealed_tool_call tool_shadowing high near
@@ -326,6 +328,7 @@ DESCRIPTIONS.update(
         "combo.rule_on_other_calls": "Argument values laid on every call of another tool (add y=... each time).",
         "combo.concealed_tool_call": "Another tool called to change something, with the call kept from the user.",
         "combo.unsafe_call": "Another tool called with a safeguard switched off (skip_review=true, verify=false).",
+        "combo.concealed_extra_step": "An extra step on every use, kept out of what the user is told.",
     }
 )
 DESCRIPTIONS.update(
