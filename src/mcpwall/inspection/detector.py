@@ -4,7 +4,9 @@
 :func:`~mcpwall.inspection.fields.visible_strings` it normalizes the text, reports disguises,
 matches the catalog rules (reporting the non-silent ones alone), fires the combinations of
 :mod:`scoring`, and scans hidden segments (tag characters, decoded runs, comments) the same way,
-raising any order found in hidden text to ``hidden_instructions``.
+raising any order found in hidden text to ``hidden_instructions``. Signals inside a prohibition's
+scope ("don't add codes unless...") are taken back first (:func:`~mcpwall.inspection.domain.prohibited_spans`);
+schema values and annotations are judged by :mod:`values`.
 
 Only the rules whose required literals occur in a text run their regex (:mod:`prefilter`), and
 strings and parts already judged under the same rules are taken from :mod:`memo`: the findings
