@@ -113,7 +113,8 @@ hypothetical (``a page that would place an order``). Orders to keep quiet, to sk
 to forget a step are not prohibitions of the act that follows, so they open no span."""
 SCOPE_END = re.compile(
     r"[.!?;:](?=\s|$)|\n|\b(?:before|until|unless|but|instead|then|just|simply|rather|except|without|so\s{1,3}that|"
-    r"because|while|when|if|otherwise|so|therefore|thus|hence|and\s{1,3}(?:then|also|always))\b",
+    r"because|while|when|if|otherwise|so|therefore|thus|hence|and\s{1,3}(?:then|also|always))\b"
+    r"|,\s{0,3}and\s{1,3}(?=(?:tell|say|report|inform|send|post|use|call|run|ask|show|let|make|add|put|pass|include)\b)",
     re.IGNORECASE,
 )
 """Where a prohibition's scope ends: the clause's end, or a word that starts what is asked instead."""
@@ -126,10 +127,12 @@ CONFIRM_FIRST = re.compile(
 PASSIVE_NEGATION = re.compile(r"(?:is|are|was|were|isn'?t|aren'?t)\b", re.IGNORECASE)
 """A negation in the passive (``is never included``): its subject, before it, is what is denied."""
 CLAUSE_START = re.compile(r"[.!?;:,](?=\s)|\n")
+SUBJECT_START = re.compile(f"{CLAUSE_START.pattern}|{SCOPE_END.pattern}", re.IGNORECASE)
+"""Where a passive negation's subject can start: a clause boundary or a word like ``so``, ``because``."""
 NEGATABLE_WORDS = (
     "side_action data_flow transfer fill arg_sink quoted_sink session_ref session_data secret_word secret_noun "
     "secret_file pii private_data destructive shell exec_verb run_directive imperative tool_output url fixed_dest "
-    "recipient sink bad_host cloud_sink endpoint data_out remote_exec fetch"
+    "recipient sink bad_host cloud_sink endpoint data_out remote_exec fetch false_claim"
 )
 NEGATABLE = frozenset(NEGATABLE_WORDS.split())
 """What a prohibition takes back: the acts, data and destinations it names are what must not happen."""
@@ -288,7 +291,7 @@ def prohibited_spans(text: str) -> list[tuple[int, int]]:
     for m in PROHIBITION.finditer(text):
         end = SCOPE_END.search(text, m.end())
         # a passive negation ("is never included") takes back its subject, before it, too
-        start = _start_after(CLAUSE_START, text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()
+        start = _start_after(SUBJECT_START, text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()
         spans.append((start, end.start() if end else len(text)))
     return spans
 

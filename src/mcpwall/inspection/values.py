@@ -136,10 +136,11 @@ def _secrets(field: str, text: str, hits: list[Hit], own: Own) -> list[Finding]:
 
 
 MUTATING_NAME = re.compile(
-    r"^(?:delete|remove|drop|destroy|purge|wipe|erase|pay|send|transfer|withdraw|publish|post|kill|terminate|revoke|"
-    r"charge|refund|buy|purchase|order|submit|approve|deploy|push|merge|force|reset|overwrite|write|update|modify|edit|"
-    r"move|rename|upload|install|uninstall|shutdown|reboot|restart|stop|cancel|unlock|grant|share|invite|commit)"
-    r"(?:[_\-.]|$)",
+    r"^(?:(?:delete|remove|drop|destroy|purge|wipe|erase|kill|terminate|revoke|uninstall|shutdown|reboot)(?:[_\-.]|$)"
+    r"|(?:pay|send|transfer|withdraw|publish|post|charge|refund|buy|purchase|order|submit|approve|deploy|push|merge|"
+    r"force|reset|overwrite|write|update|modify|edit|move|rename|upload|install|restart|stop|cancel|unlock|grant|share|"
+    r"invite|commit)(?:[_\-.]|$)(?!(?:status|info|logs?|history|list|details|state|preview|plan|diff|progress|settings)"
+    r"(?:[_\-.]|$)))",
     re.IGNORECASE,
 )
 """Tool names that say the tool changes something (``pay_invoice``, ``delete-branch``)."""
