@@ -66,7 +66,7 @@ combo.forced_argument forced_argument high near
 combo.standing_order model_directive high near
     persistence + directive|data_flow|shell|forced_value|sink|authority
 combo.bypass model_directive high near
-    bypass + concealment|persistence|override|bypass|shell|data_flow
+    bypass + concealment|persistence|override|bypass|shell|data_flow|destructive
 combo.remote_endpoint exfiltration high near
     endpoint + ORDERS|data_flow
 combo.user_message model_directive high near

@@ -62,8 +62,8 @@ GENERIC_TOKENS = frozenset(
 )
 PERSON_TOKENS = frozenset({"user", "users", "home", "root", "me"})
 """Path words naming whose files they are, never what they hold (``/home/user/.ssh``)."""
-SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
-CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n")
+SENTENCE_END = re.compile(r"[.!?](?=\s)|\n|[。！？]")
+CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n|[。！？；]")
 """Where a clause ends. A purpose sentence ends there too: after a semicolon comes a second
 statement, not the purpose."""
 MENTION = re.compile(
