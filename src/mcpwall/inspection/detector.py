@@ -329,6 +329,6 @@ def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = 
         findings += part_findings
         hits += part_hits
     findings += _definition_wide(hits)
-    findings += read_only_claim(kind, obj)
+    findings += read_only_claim(kind, obj, hits)
     findings += unsafe_defaults(kind, obj)
     return sorted(findings, key=lambda f: -f.severity)

@@ -89,7 +89,10 @@ DETECTS = re.compile(
 )
 """A scanner's sentence listing what it detects: everything in it is an example, not an order."""
 REFUSED = re.compile(
-    r"\b(?:are|is|get|gets)\s{1,3}(?:always\s{1,3})?(?:rejected|blocked|refused|denied|disallowed|not\s{1,3}(?:allowed|permitted))\b",
+    r"\b(?:are|is|get|gets)\s{1,3}(?:always\s{1,3})?(?:rejected|blocked|refused|denied|disallowed|not\s{1,3}(?:allowed|permitted))\b"
+    r"|\b(?:werden|wird)\s{1,3}(?:vom\s{1,3}(?:server|tool|dienst)\s{1,3})?(?:abgelehnt|blockiert|verweigert)\b"
+    r"|\b(?:son|es)\s{1,3}(?:rechazad|bloquead)[oa]s?\b|\bsont\s{1,3}(?:refus|rejet|bloqu)(?:é|e)e?s\b"
+    r"|\bs(?:ã|a)o\s{1,3}(?:rejeitad|bloquead|recusad)[oa]s\b|\bvengono\s{1,3}(?:rifiutat|bloccat)[ie]\b",
     re.IGNORECASE,
 )
 """The end of a sentence naming what the tool refuses to run (``commands that pipe into sh are rejected``)."""

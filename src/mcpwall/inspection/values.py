@@ -146,8 +146,9 @@ MUTATING_NAME = re.compile(
 """Tool names that say the tool changes something (``pay_invoice``, ``delete-branch``)."""
 
 
-def read_only_claim(kind: str, obj: object) -> list[Finding]:
-    """A tool whose name says it changes something, annotated ``readOnlyHint: true``.
+def read_only_claim(kind: str, obj: object, hits: list[Hit]) -> list[Finding]:
+    """A tool annotated ``readOnlyHint: true`` whose name says it changes something, or whose text
+    tells the model to destroy data (``DROP TABLE``, ``FLUSHALL``; the definition's ``hits``).
 
     Clients skip the confirmation of read-only tools, so a payment or deletion marked read-only
     runs unconfirmed: the annotation contradicts what the tool says it does.
@@ -157,7 +158,7 @@ def read_only_claim(kind: str, obj: object) -> list[Finding]:
     annotations, name = obj.get("annotations"), obj.get("name")
     if not isinstance(annotations, dict) or annotations.get("readOnlyHint") is not True or not isinstance(name, str):
         return []
-    if MUTATING_NAME.match(name) is None:
+    if MUTATING_NAME.match(name) is None and not any(hit.signal == "destructive" for hit in hits):
         return []
     return [
         Finding(
@@ -168,7 +169,7 @@ def read_only_claim(kind: str, obj: object) -> list[Finding]:
             "readOnlyHint: true",
             0,
             make_visible(f"{name}: readOnlyHint true"),
-            "A tool whose name says it changes something is annotated read-only, so clients skip its confirmation.",
+            "A tool that changes or destroys something is annotated read-only, so clients skip its confirmation.",
         )
     ]
 
@@ -236,7 +237,7 @@ def _unsafe_default(name: str, spec: dict[str, object]) -> bool:
     if default is True:
         return bool(words & ALWAYS_UNSAFE) or bool(words & SWITCH_OFF and words & GUARDS)
     if isinstance(default, str) and (words | _lead_words(spec)) & ROLE_NAMES:
-        return default.lower() in PERMISSIVE
+        return default.lower() in PERMISSIVE or bool(set(re.split(r"[_\-\s]+", default.lower())) & PERMISSIVE)
     values = default if isinstance(default, list) else [default]
     return any(isinstance(value, str) and HOST_MOUNT.search(value) for value in values)
 
