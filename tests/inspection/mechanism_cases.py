@@ -1,6 +1,10 @@
 """The harness of the mechanism test modules (``test_mechanisms_*.py``): each module lists, per
 attack mechanism, its own paraphrased attacks (all must reach high) and benign look-alikes (all
-must stay below high), and gets its three tests from `mechanism_tests`."""
+must stay below high), and gets its three tests from `mechanism_tests`.
+
+Look-alikes and known gaps test the rules alone: they were written against the rules' mechanisms.
+How often the learned model flags the look-alikes, and which known gaps it catches, is measured
+over all modules at once in ``test_learned.py``."""
 
 from __future__ import annotations
 
@@ -24,9 +28,10 @@ def param(name: str, **schema: object) -> Tool:
     return tool("Does its job.", {name: {"type": "string", **schema}}, name="helper")
 
 
-def worst(definition: Tool) -> Severity | None:
-    """The highest severity the detector finds in a tool definition."""
-    return max_severity(inspect_definition("tool", definition))
+def worst(definition: Tool, *, learned: bool = True) -> Severity | None:
+    """The highest severity the detector finds in a tool definition (``learned=False``: the
+    rules alone, without the learned model)."""
+    return max_severity(inspect_definition("tool", definition, learned=learned))
 
 
 def mechanism_tests(attacks: Cases, look_alikes: Cases) -> tuple[Callable[..., None], ...]:
@@ -47,7 +52,7 @@ def mechanism_tests(attacks: Cases, look_alikes: Cases) -> tuple[Callable[..., N
         ("mechanism", "tool"), benign_cases, ids=[f"{m}-{i}" for i, (m, _) in enumerate(benign_cases)]
     )
     def test_benign_look_alike_stays_below_high(mechanism: str, tool: Tool) -> None:
-        found = worst(tool)
+        found = worst(tool, learned=False)
         assert found is None or found < Severity.HIGH, mechanism
 
     def test_every_mechanism_has_attacks_and_look_alikes() -> None:
@@ -63,13 +68,13 @@ def mechanism_tests(attacks: Cases, look_alikes: Cases) -> tuple[Callable[..., N
 
 
 def known_gaps_test(tools: list[Tool], reason: str) -> Callable[..., None]:
-    """A strict xfail test over attacks the detector is known to miss: it fails the day one is
+    """A strict xfail test over attacks the rules are known to miss: it fails the day one is
     caught, so the gap is moved into the mechanism's attacks instead of silently closing."""
 
     @pytest.mark.xfail(reason=reason, strict=True)
     @pytest.mark.parametrize("tool", tools)
     def test_known_gaps(tool: Tool) -> None:
-        found = worst(tool)
+        found = worst(tool, learned=False)
         assert found is not None
         assert found >= Severity.HIGH
 

@@ -99,10 +99,13 @@ def evaluate(
     servers: Annotated[
         Path | None, typer.Option("--servers", help="Directory of captured tools/list results (*.json).")
     ] = None,
+    rules_only: Annotated[
+        bool, typer.Option("--rules-only", help="Leave the learned model out: measure the rules alone.")
+    ] = False,
 ) -> None:
     """Measure the detector: detection per source and category, false positives per tool and server."""
     try:
-        report = run_evaluation(malicious, benign, servers)
+        report = run_evaluation(malicious, benign, servers, learned=not rules_only)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         fail(f"cannot read the corpus: {exc}", code=2)
     typer.echo(render(report))

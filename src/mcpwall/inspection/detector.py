@@ -36,6 +36,8 @@ from mcpwall.inspection.domain import (
 )
 from mcpwall.inspection.fields import visible_parts, walk_strings
 from mcpwall.inspection.findings import Finding, Severity
+from mcpwall.inspection.learned import KINDS as MODEL_KINDS
+from mcpwall.inspection.learned import model_findings, packaged_model, visible_texts
 from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
 from mcpwall.inspection.normalize import NormalizedText, make_visible, normalize, visible_context
 from mcpwall.inspection.scoring import Hit, fired
@@ -286,6 +288,21 @@ def _part(path: str, value: object, recall: Recall, own: OwnOf) -> tuple[tuple[F
     return part.findings, part.hits
 
 
+def _learned(kind: str, obj: object, recall: Recall) -> list[Finding]:
+    """The learned model's finding on a definition, each string weighed once per listing."""
+    model = packaged_model()
+    texts = visible_texts(kind, obj, lambda raw: _normalized(raw, recall).text)
+    memo = recall.weighed
+    weighed = []
+    for text in texts:
+        found = memo.get(text)
+        if found is None:
+            found = model.weigh(text)
+            memo.put(text, found)
+        weighed.append(found)
+    return model_findings(kind, texts, weighed, model)
+
+
 def _definition_wide(hits: list[Hit]) -> list[Finding]:
     findings = []
     for combo, chosen in fired(hits, whole_definition=True):
@@ -306,13 +323,17 @@ def _definition_wide(hits: list[Hit]) -> list[Finding]:
     return findings
 
 
-def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = None) -> list[Finding]:
+def inspect_definition(
+    kind: str, obj: object, rules: tuple[Rule, ...] | None = None, *, learned: bool = True
+) -> list[Finding]:
     """Inspect every model-visible string of one definition.
 
     Args:
         kind: ``tool``, ``prompt``, ``resource``, ``resource_template`` or ``instructions``.
         obj: the definition as decoded JSON (a string for ``instructions``).
         rules: compiled rules; the built-in catalog when omitted.
+        learned: also consult the learned model (:mod:`learned`); off only to measure the rules
+            alone (training, evaluation).
 
     Returns:
         Findings ordered by descending severity, then field order.
@@ -331,4 +352,6 @@ def inspect_definition(kind: str, obj: object, rules: tuple[Rule, ...] | None = 
     findings += _definition_wide(hits)
     findings += read_only_claim(kind, obj, hits)
     findings += unsafe_defaults(kind, obj)
+    if learned and kind in MODEL_KINDS:
+        findings += _learned(kind, obj, recall)
     return sorted(findings, key=lambda f: -f.severity)

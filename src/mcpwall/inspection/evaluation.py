@@ -55,8 +55,8 @@ def _top(findings: list[Finding]) -> Finding | None:
     return max(findings, key=lambda f: f.severity, default=None)
 
 
-def _flag(tool: object, rules: tuple[Rule, ...]) -> Finding | None:
-    top = _top(inspect_definition("tool", tool, rules))
+def _flag(tool: object, rules: tuple[Rule, ...], learned: bool) -> Finding | None:
+    top = _top(inspect_definition("tool", tool, rules, learned=learned))
     return top if top is not None and top.severity >= THRESHOLD else None
 
 
@@ -66,9 +66,9 @@ def _count(tally: Tally, key: str, hit: bool) -> None:
     pair[1] += 1
 
 
-def _malicious(report: EvaluationReport, records: list[dict[str, Any]], rules: tuple[Rule, ...]) -> None:
+def _malicious(report: EvaluationReport, records: list[dict[str, Any]], rules: tuple[Rule, ...], learned: bool) -> None:
     for record in records:
-        hit = _flag(record.get("tool"), rules) is not None
+        hit = _flag(record.get("tool"), rules, learned) is not None
         _count(report.by_source, source_family(str(record.get("source", ""))), hit)
         _count(report.by_category, str(record.get("category") or "(none)"), hit)
         report.detected[0] += hit
@@ -77,10 +77,10 @@ def _malicious(report: EvaluationReport, records: list[dict[str, Any]], rules: t
             report.missed.append(str(record.get("id")))
 
 
-def _benign(report: EvaluationReport, records: list[dict[str, Any]], rules: tuple[Rule, ...]) -> None:
+def _benign(report: EvaluationReport, records: list[dict[str, Any]], rules: tuple[Rule, ...], learned: bool) -> None:
     servers: dict[str, bool] = defaultdict(bool)
     for record in records:
-        top = _flag(record.get("tool"), rules)
+        top = _flag(record.get("tool"), rules, learned)
         group = record.get("server") or source_family(str(record.get("source", "")))
         servers[str(group)] |= top is not None
         report.benign_tools[0] += top is not None
@@ -90,7 +90,7 @@ def _benign(report: EvaluationReport, records: list[dict[str, Any]], rules: tupl
     report.benign_servers = [sum(servers.values()), len(servers)]
 
 
-def _servers(report: EvaluationReport, servers_dir: Path, rules: tuple[Rule, ...]) -> None:
+def _servers(report: EvaluationReport, servers_dir: Path, rules: tuple[Rule, ...], learned: bool) -> None:
     for path in sorted(servers_dir.glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         instructions = document.get("instructions")
@@ -100,13 +100,18 @@ def _servers(report: EvaluationReport, servers_dir: Path, rules: tuple[Rule, ...
                 report.server_flags.append((path.stem, "(instructions)", top.rule))
         for tool in document.get("tools", []):
             report.server_tools += 1
-            top = _flag(tool, rules)
+            top = _flag(tool, rules, learned)
             if top is not None:
                 report.server_flags.append((path.stem, str(tool.get("name")), top.rule))
 
 
 def evaluate(
-    malicious: list[Path], benign: list[Path], servers_dir: Path | None, rules: tuple[Rule, ...] | None = None
+    malicious: list[Path],
+    benign: list[Path],
+    servers_dir: Path | None,
+    rules: tuple[Rule, ...] | None = None,
+    *,
+    learned: bool = True,
 ) -> EvaluationReport:
     """Run the detector over labelled corpora and real server listings.
 
@@ -115,15 +120,16 @@ def evaluate(
         benign: JSONL files of benign definitions.
         servers_dir: directory of captured ``tools/list`` results (``*.json``), or None.
         rules: compiled rules; the built-in catalog when omitted.
+        learned: consult the learned model too (False measures the rules alone).
     """
     active = rules if rules is not None else compile_rules()
     report = EvaluationReport()
     for path in malicious:
-        _malicious(report, load_records(path), active)
+        _malicious(report, load_records(path), active, learned)
     for path in benign:
-        _benign(report, load_records(path), active)
+        _benign(report, load_records(path), active, learned)
     if servers_dir is not None:
-        _servers(report, servers_dir, active)
+        _servers(report, servers_dir, active, learned)
     return report
 
 

@@ -208,8 +208,9 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
     if not isinstance(properties, dict):
         return []
     findings = []
+    purpose = _name_words(str(obj.get("name", ""))) if isinstance(obj, dict) else set()
     for name, spec in properties.items():
-        if isinstance(spec, dict) and "default" in spec and _unsafe_default(str(name), spec):
+        if isinstance(spec, dict) and "default" in spec and _unsafe_default(str(name), spec, purpose):
             shown = make_visible(f"{name}: {_json_text(spec['default'])}")[:300]
             findings.append(
                 Finding(
@@ -232,10 +233,12 @@ def _lead_words(spec: dict[str, object]) -> set[str]:
     return set(re.findall(r"[a-z]+", description[:DESCRIPTION_LEAD].lower())) if isinstance(description, str) else set()
 
 
-def _unsafe_default(name: str, spec: dict[str, object]) -> bool:
+def _unsafe_default(name: str, spec: dict[str, object], purpose: set[str]) -> bool:
+    """Whether a default is unsafe; ``purpose``, the tool's name words: a switch the tool is named
+    for is its job (``is_public: true`` on ``notebook_share_public``)."""
     default, words = spec["default"], _name_words(name)
     if default is True:
-        return bool(words & ALWAYS_UNSAFE) or bool(words & SWITCH_OFF and words & GUARDS)
+        return bool((words & ALWAYS_UNSAFE) - purpose) or bool(words & SWITCH_OFF and words & GUARDS)
     if isinstance(default, str) and (words | _lead_words(spec)) & ROLE_NAMES:
         return default.lower() in PERMISSIVE or bool(set(re.split(r"[_\-\s]+", default.lower())) & PERMISSIVE)
     values = default if isinstance(default, list) else [default]

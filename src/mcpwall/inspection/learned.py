@@ -1,0 +1,157 @@
+"""A learned second signal: a linear model over the words of a whole tool definition.
+
+The rules find attacks by their mechanisms, one phrase at a time; attacks phrased around every
+trigger word slip past them. This model reads a definition as a bag of words and word pairs and
+weighs them all at once. It was trained (``training/train_model.py``) on the team's development
+probe sets — attacks against honest look-alikes — and on thousands of ordinary tool definitions
+gathered from public npm and PyPI servers, never on ``../shared``. Its threshold was set on those
+ordinary definitions, scored by models that had not seen them.
+
+The features are deliberately simple so that scoring stays in C-level loops and microseconds:
+
+- words: lower-cased runs of letters; each CJK ideograph or kana character is a word of its own;
+- the terms of a string: its words and its adjacent word pairs, each occurrence counted;
+- score = bias + (sum of the weights of every term of every model-visible string, normalized as
+  for the rules) / sqrt(number of terms). Each string's (sum, count) is remembered, so a string
+  repeated across a listing is weighed once.
+
+A definition scoring at or above the threshold gets one ``model.poisoning_likelihood`` finding at
+high severity, whose matched text names the terms that weighed most.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Final
+
+import orjson
+
+from mcpwall.inspection.fields import visible_strings
+from mcpwall.inspection.findings import Finding, Severity
+
+MODEL_FILE: Final = "model.json"
+RULE_ID: Final = "model.poisoning_likelihood"
+CATEGORY: Final = "hidden_instructions"
+EXPLAINED: Final = 6
+"""How many of the heaviest features a finding names."""
+PAIR: Final = "{} {}".format
+ZEROS: Final = itertools.repeat(0.0)
+WORD: Final = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]|[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
+MIN_TERMS: Final = 40
+"""The model speaks only on definitions with at least this many terms (about 20 words): on a
+handful of words one heavy term decides the score, and short texts are the rules' ground."""
+KINDS: Final = frozenset({"tool"})
+"""The model was trained on tools only; other kinds are left to the rules."""
+
+
+Weighed = tuple[float, int]
+"""A string's sum of term weights and its number of terms."""
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A trained linear model.
+
+    Attributes:
+        weights: term -> weight (terms with no weight are absent).
+        bias: the intercept.
+        threshold: the score at and above which a definition is flagged high.
+    """
+
+    weights: dict[str, float]
+    bias: float
+    threshold: float
+
+    def weigh(self, text: str) -> Weighed:
+        """One normalized string's sum of term weights and number of terms."""
+        words = WORD.findall(text.lower())
+        if not words:
+            return 0.0, 0
+        get = self.weights.get
+        total = sum(map(get, words, ZEROS)) + sum(map(get, map(PAIR, words, words[1:]), ZEROS))
+        return total, 2 * len(words) - 1
+
+    def score(self, weighed: Iterable[Weighed]) -> tuple[float, int]:
+        """The score of a definition from its strings' weights, and its number of terms."""
+        total, count = 0.0, 0
+        for part, terms in weighed:
+            total += part
+            count += terms
+        return (self.bias + total / math.sqrt(count) if count else self.bias), count
+
+    def heaviest(self, texts: Iterable[str]) -> list[str]:
+        """The terms that pushed the score up most, heaviest first."""
+        weighed: dict[str, float] = {}
+        for text in texts:
+            for term in terms(text):
+                weighed[term] = weighed.get(term, 0.0) + self.weights.get(term, 0.0)
+        ranked = sorted(weighed.items(), key=lambda item: -item[1])
+        return [term for term, weight in ranked[:EXPLAINED] if weight > 0]
+
+
+def terms(text: str) -> list[str]:
+    """The terms of one normalized string: its words, then its adjacent word pairs."""
+    words = WORD.findall(text.lower())
+    return words + list(map(PAIR, words, words[1:]))
+
+
+def visible_texts(kind: str, obj: object, normalized: Callable[[str], str]) -> list[str]:
+    """The normalized text of every model-visible string of a definition."""
+    return [normalized(raw) for _, raw in visible_strings(kind, obj)]
+
+
+def parse_model(data: bytes) -> Model:
+    """A model from its JSON form (``{"bias", "threshold", "weights": {feature: weight}}``).
+
+    Raises:
+        ValueError: not such a form.
+    """
+    parsed = orjson.loads(data)
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("weights"), dict):
+        raise ValueError("a model is a JSON object with a weights object")
+    weights = {str(k): float(v) for k, v in parsed["weights"].items()}
+    return Model(weights, float(parsed["bias"]), float(parsed["threshold"]))
+
+
+@cache
+def packaged_model() -> Model:
+    """The model shipped with mcpwall (``inspection/model.json``), read once."""
+    return parse_model(resources.files("mcpwall.inspection").joinpath(MODEL_FILE).read_bytes())
+
+
+def model_findings(
+    kind: str, texts: list[str], weighed: Iterable[Weighed], model: Model | None = None
+) -> list[Finding]:
+    """One high finding when the definition's score reaches the model's threshold, else none.
+
+    Args:
+        kind: the definition's kind (only tools are scored).
+        texts: the normalized model-visible strings (read again only to explain a finding).
+        weighed: each string's `Model.weigh`, possibly remembered.
+        model: the packaged model when omitted.
+    """
+    if kind not in KINDS:
+        return []
+    model = model or packaged_model()
+    score, count = model.score(weighed)
+    if score < model.threshold or count < MIN_TERMS:
+        return []
+    heaviest = ", ".join(model.heaviest(texts))
+    return [
+        Finding(
+            RULE_ID,
+            CATEGORY,
+            Severity.HIGH,
+            "definition",
+            heaviest,
+            0,
+            f"score {score:.2f} >= threshold {model.threshold:.2f}; heaviest terms: {heaviest}",
+            "A learned model reads the whole definition as likely poisoning (see inspection/learned.py).",
+        )
+    ]
