@@ -74,7 +74,7 @@ def test_score_is_bias_plus_weights_over_root_of_term_count() -> None:
 
 
 def _findings(model: Model, text: str, kind: str = "tool") -> list[Finding]:
-    return model_findings(kind, [text], [model.weigh(text)], model)
+    return model_findings(kind, [model.weigh(text)], lambda: [text], model)
 
 
 def test_a_definition_at_the_threshold_is_flagged_high_and_explained() -> None:
@@ -112,7 +112,7 @@ def test_the_packaged_model_was_trained_on_the_committed_data() -> None:
 def _training_side(tool: dict[str, object]) -> list[str]:
     model = packaged_model()
     texts = visible_texts("tool", tool, lambda raw: normalize(raw).text)
-    return [f.context for f in model_findings("tool", texts, [model.weigh(t) for t in texts])]
+    return [f.context for f in model_findings("tool", [model.weigh(t) for t in texts], lambda: texts)]
 
 
 @pytest.mark.parametrize("tool", SAMPLES, ids=lambda tool: str(tool["name"]))

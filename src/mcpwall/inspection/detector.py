@@ -272,35 +272,43 @@ def _rejudged(judged: Judged, recall: Recall, own: OwnOf) -> Judged:
     return judged if judged.own is None else _judge(judged.field, judged.raw, recall, own)
 
 
-def _part(path: str, value: object, recall: Recall, own: OwnOf) -> tuple[tuple[Finding, ...], tuple[Hit, ...]]:
-    """The findings and hits of one top-level value of a definition, in field order."""
+PartResult = tuple[tuple[Finding, ...], tuple[Hit, ...], tuple[float, int]]
+
+
+def _part(path: str, value: object, recall: Recall, own: OwnOf) -> PartResult:
+    """The findings, hits and learned weight of one top-level value of a definition, in field order."""
     if isinstance(value, str):
         judged = _judge(path, value, recall, own)
-        return judged.findings, judged.hits
+        return judged.findings, judged.hits, _weigh(value, recall)
     key = _part_key(path, value)
     part = None if key is None else recall.parts.get(key)
     if part is None:
-        part = Part.of([_judge(field, raw, recall, own) for field, raw in walk_strings(value, path)])
+        strings = [_judge(field, raw, recall, own) for field, raw in walk_strings(value, path)]
+        part = Part.of(strings, _weigh_all(strings, recall))
         if key is not None:
             recall.parts.put(key, part)
     elif not part.own_free:  # only its strings judged with the names may judge otherwise
-        part = Part.of([_rejudged(judged, recall, own) for judged in part.strings])
-    return part.findings, part.hits
+        part = Part.of([_rejudged(judged, recall, own) for judged in part.strings], part.weighed)
+    return part.findings, part.hits, part.weighed
 
 
-def _learned(kind: str, obj: object, recall: Recall) -> list[Finding]:
-    """The learned model's finding on a definition, each string weighed once per listing."""
-    model = packaged_model()
-    texts = visible_texts(kind, obj, lambda raw: _normalized(raw, recall).text)
-    memo = recall.weighed
-    weighed = []
-    for text in texts:
-        found = memo.get(text)
-        if found is None:
-            found = model.weigh(text)
-            memo.put(text, found)
-        weighed.append(found)
-    return model_findings(kind, texts, weighed, model)
+def _weigh(raw: str, recall: Recall) -> tuple[float, int]:
+    """One string's weight under the learned model, remembered per normalized text."""
+    text = _normalized(raw, recall).text
+    found = recall.weighed.get(text)
+    if found is None:
+        found = packaged_model().weigh(text)
+        recall.weighed.put(text, found)
+    return found
+
+
+def _weigh_all(judged: list[Judged], recall: Recall) -> tuple[float, int]:
+    total, count = 0.0, 0
+    for one in judged:
+        part, terms = _weigh(one.raw, recall)
+        total += part
+        count += terms
+    return total, count
 
 
 def _definition_wide(hits: list[Hit]) -> list[Finding]:
@@ -345,13 +353,17 @@ def inspect_definition(
     own = _own_of(obj)
     findings: list[Finding] = []
     hits: list[Hit] = []
+    weighed: list[tuple[float, int]] = []
     for path, value in visible_parts(kind, obj):
-        part_findings, part_hits = _part(path, value, recall, own)
+        part_findings, part_hits, part_weighed = _part(path, value, recall, own)
         findings += part_findings
         hits += part_hits
+        weighed.append(part_weighed)
     findings += _definition_wide(hits)
     findings += read_only_claim(kind, obj, hits)
     findings += unsafe_defaults(kind, obj)
     if learned and kind in MODEL_KINDS:
-        findings += _learned(kind, obj, recall)
+        findings += model_findings(
+            kind, weighed, lambda: visible_texts(kind, obj, lambda raw: _normalized(raw, recall).text)
+        )
     return sorted(findings, key=lambda f: -f.severity)

@@ -126,14 +126,14 @@ def packaged_model() -> Model:
 
 
 def model_findings(
-    kind: str, texts: list[str], weighed: Iterable[Weighed], model: Model | None = None
+    kind: str, weighed: Iterable[Weighed], texts: Callable[[], Iterable[str]], model: Model | None = None
 ) -> list[Finding]:
     """One high finding when the definition's score reaches the model's threshold, else none.
 
     Args:
         kind: the definition's kind (only tools are scored).
-        texts: the normalized model-visible strings (read again only to explain a finding).
-        weighed: each string's `Model.weigh`, possibly remembered.
+        weighed: the `Model.weigh` of each model-visible string (or sums of them), possibly remembered.
+        texts: the normalized model-visible strings, read only to explain a finding.
         model: the packaged model when omitted.
     """
     if kind not in KINDS:
@@ -142,7 +142,7 @@ def model_findings(
     score, count = model.score(weighed)
     if score < model.threshold or count < MIN_TERMS:
         return []
-    heaviest = ", ".join(model.heaviest(texts))
+    heaviest = ", ".join(model.heaviest(texts()))
     return [
         Finding(
             RULE_ID,

@@ -88,13 +88,15 @@ class Part:
     hits: tuple[Hit, ...]
     own_free: bool
     """No string in it depends on the definition's own names."""
+    weighed: tuple[float, int] = (0.0, 0)
+    """Its strings' weight under the learned model (:mod:`learned`), summed."""
 
     @classmethod
-    def of(cls, strings: list[Judged]) -> Part:
+    def of(cls, strings: list[Judged], weighed: tuple[float, int] = (0.0, 0)) -> Part:
         """Gather the strings' findings and hits in order."""
         findings = tuple(f for judged in strings for f in judged.findings)
         hits = tuple(h for judged in strings for h in judged.hits)
-        return cls(tuple(strings), findings, hits, all(judged.own is None for judged in strings))
+        return cls(tuple(strings), findings, hits, all(judged.own is None for judged in strings), weighed)
 
 
 class Recall:
