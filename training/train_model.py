@@ -190,9 +190,11 @@ def report(scores: np.ndarray, bags: list[Bag], data: Data, threshold: float) ->
         )
 
 
-def write(path: Path, vocabulary: dict[str, int], model, threshold: float, data: Data) -> None:  # type: ignore[no-untyped-def]
+def write(path: Path, vocabulary: dict[str, int], model, threshold: float, data: Data, min_weight: float) -> None:  # type: ignore[no-untyped-def]
+    """Write the model, leaving out terms lighter than ``min_weight`` (memory: every term kept is a
+    dict entry in each mcpwall process)."""
     coefficients = model.coef_[0]
-    weights = {f: round(float(coefficients[i]), 5) for f, i in vocabulary.items() if abs(coefficients[i]) >= 1e-4}
+    weights = {f: round(float(coefficients[i]), 5) for f, i in vocabulary.items() if abs(coefficients[i]) >= min_weight}
     counts = {kind: data.kinds.count(kind) for kind in ("attack", "lookalike", "ordinary")}
     files = {str(f.resolve().relative_to(ROOT)): hashlib.sha256(f.read_bytes()).hexdigest() for f in data.files}
     body = {
@@ -226,6 +228,7 @@ def main() -> int:
     parser.add_argument("--ordinary-weight", type=float, default=3.0)
     parser.add_argument("--ordinary-quantile", type=float, default=0.998)
     parser.add_argument("--lookalike-quantile", type=float, default=0.99)
+    parser.add_argument("--min-weight", type=float, default=0.05)
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     data = load(args.probes, args.ordinary)
@@ -243,7 +246,7 @@ def main() -> int:
     report(scores, bags, data, threshold)
     if not args.dry_run:
         vocabulary, model = fit(bags, np.array(data.labels), sample_weights(data, args.ordinary_weight), args)
-        write(args.out, vocabulary, model, threshold, data)
+        write(args.out, vocabulary, model, threshold, data, args.min_weight)
     return 0
 
 
