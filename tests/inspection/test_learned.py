@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from mcpwall.audit import AuditChain, Auditor
 from mcpwall.inspection import Finding, Severity, inspect_definition, max_severity, normalize
 from mcpwall.inspection.learned import (
     MIN_TERMS,
@@ -21,6 +22,9 @@ from mcpwall.inspection.learned import (
     terms,
     visible_texts,
 )
+from mcpwall.inspection.review import ToolReviewer
+from mcpwall.inspection.settings import InspectionSettings
+from mcpwall.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_FILE = ROOT / "src" / "mcpwall" / "inspection" / "model.json"
@@ -147,3 +151,29 @@ def test_the_model_never_raises_the_real_servers() -> None:
         for tool in orjson.loads(path.read_bytes())["tools"]:
             worst = max_severity([f for f in inspect_definition("tool", tool) if f.rule == RULE_ID])
             assert worst is None, (path.stem, tool["name"])
+
+
+def _caught_by_the_model_alone() -> dict[str, object]:
+    """The first development attack the rules leave below high and the model raises."""
+    for path in sorted((ROOT / "benchmarks" / "probes").glob("dev*-attacks.jsonl")):
+        for line in path.read_bytes().splitlines():
+            tool = orjson.loads(line)["tool"]
+            rules = max_severity(inspect_definition("tool", tool, learned=False))
+            if (rules is None or rules < Severity.HIGH) and any(
+                f.rule == RULE_ID for f in inspect_definition("tool", tool)
+            ):
+                return dict(tool)
+    raise AssertionError("the model raises no development attack the rules miss")
+
+
+def test_learned_model_false_in_the_config_leaves_the_rules_alone(tmp_path: Path) -> None:
+    tool = _caught_by_the_model_alone()
+    seen = {}
+    for learned in (True, False):
+        store = SqliteStore(tmp_path / f"{learned}.db")
+        auditor = Auditor(AuditChain(tmp_path / f"{learned}.jsonl"), session="s", server="srv")
+        reviewer = ToolReviewer(store, "srv", InspectionSettings(learned_model=learned), auditor)
+        seen[learned] = reviewer.review([tool])[str(tool["name"])].max_severity
+        store.close()
+    assert seen[True] == "high"
+    assert seen[False] != "high"

@@ -118,12 +118,15 @@ class CachedInspector:
     Args:
         rules: the compiled rules (built-in catalog plus custom rules).
         cache: where findings are remembered; the process-wide `SHARED_CACHE` by default.
+        learned: consult the learned model too (``inspection.learned_model``); findings with and
+            without it never share a cache entry or a registry row.
     """
 
-    def __init__(self, rules: tuple[Rule, ...], cache: FindingsCache | None = None) -> None:
+    def __init__(self, rules: tuple[Rule, ...], cache: FindingsCache | None = None, *, learned: bool = True) -> None:
         self.rules = rules
+        self.learned = learned
         self.cache = SHARED_CACHE if cache is None else cache
-        self.fingerprint = rules_fingerprint(rules)
+        self.fingerprint = rules_fingerprint(rules) + ("" if learned else ":rules-only")
         self._registry_key: str | None = None
         self.fresh: list[tuple[str, tuple[Finding, ...]]] = []
         """Findings the detector computed since they were last handed to the registry (see
@@ -215,7 +218,7 @@ class CachedInspector:
         key = (self.fingerprint, digest)
         found = self.cache.get(key)
         if found is None:
-            found = tuple(inspect_definition("tool", tool, self.rules))
+            found = tuple(inspect_definition("tool", tool, self.rules, learned=self.learned))
             self.cache.put(key, found)
             self.fresh.append((digest, found))
         return digest, list(found)

@@ -141,7 +141,7 @@ class ToolReviewer:
         self.settings = settings
         self.audit = auditor
         self._rules: tuple[Rule, ...] | None = None
-        self.inspector = CachedInspector(self.rules)
+        self.inspector = CachedInspector(self.rules, learned=settings.learned_model)
         self.known_server = bool(store.list_pins(server))
         self.definitions: dict[str, dict[str, Any]] = {}
 

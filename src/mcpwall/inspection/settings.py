@@ -57,6 +57,9 @@ class InspectionSettings(BaseModel):
     ``false`` they wait for a human's approval like a changed definition."""
     custom_rules: list[CustomRule] = Field(default_factory=list)
     """Rules of your own, added to the built-in catalog."""
+    learned_model: bool = True
+    """Also judge each tool definition with the learned model (``model.poisoning_likelihood``,
+    high); ``false`` leaves the rules alone."""
     on_name_collision: Literal["alert", "block"] = "alert"
     """A tool whose name another server already lists (pinned in the shared registry), so the
     model may call the wrong one: recorded (``tool_name_collision``, ``alert``), or also hidden
