@@ -29,6 +29,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
+import snapshot  # training/snapshot.py, beside this script
+
 HERE = Path(__file__).resolve().parent
 PKG_LIST = HERE / "npm-packages.txt"
 OUT = HERE / "ordinary-npm.jsonl"
@@ -196,18 +198,13 @@ def search_registry() -> list[tuple[str, float]]:
 def snapshot_candidates() -> list[tuple[str, float]]:
     """Fallback: the offline npm snapshot, MCP-looking packages sorted by monthly downloads."""
     out: list[tuple[str, float]] = []
-    with NPM_TSV.open(encoding="utf-8", errors="replace") as f:
-        next(f)
-        for line in f:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 3:
-                continue
-            name, summary = parts[0], (parts[3] if len(parts) > 3 else "")
-            if not ("mcp" in name.lower() or re.search(r"mcp[ -]server|model context protocol", summary, re.I)):
-                continue
-            if LIB_SUMMARY.search(summary):
-                continue
-            out.append((name, float(parts[2] or 0)))
+    for parts in snapshot.rows(NPM_TSV, 3):
+        name, summary = parts[0], (parts[3] if len(parts) > 3 else "")
+        if not ("mcp" in name.lower() or re.search(r"mcp[ -]server|model context protocol", summary, re.I)):
+            continue
+        if LIB_SUMMARY.search(summary):
+            continue
+        out.append((name, float(parts[2] or 0)))
     return sorted(out, key=lambda kv: -kv[1])
 
 

@@ -35,6 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import snapshot  # training/snapshot.py, beside this script
+
 HERE = Path(__file__).resolve().parent
 PACKAGES_TXT = HERE / "pypi-packages.txt"
 OUTPUT = HERE / "ordinary-pypi.jsonl"
@@ -149,22 +151,17 @@ def refresh_candidates(limit: int) -> list[str]:
     then a stable hash-ordered sample of the long tail."""
     ranked: list[tuple[int, str]] = []
     tail: list[tuple[str, str]] = []
-    with PYPI_TSV.open(encoding="utf-8", errors="replace") as f:
-        next(f)
-        for line in f:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 5:
-                continue
-            name, version, month, rank, summary = parts[:5]
-            low = name.lower()
-            if "mcp" not in low or low in EXCLUDE or NAME_SKIP.search(low):
-                continue
-            if SUMMARY_SKIP.search(summary) or month < "2025-03" or version.startswith("0.0."):
-                continue
-            if rank:
-                ranked.append((int(rank), name))
-            elif SUMMARY_SERVER.search(summary) and "server" in summary.lower():
-                tail.append((hashlib.sha256(low.encode()).hexdigest(), name))
+    for parts in snapshot.rows(PYPI_TSV, 5):
+        name, version, month, rank, summary = parts[:5]
+        low = name.lower()
+        if "mcp" not in low or low in EXCLUDE or NAME_SKIP.search(low):
+            continue
+        if SUMMARY_SKIP.search(summary) or month < "2025-03" or version.startswith("0.0."):
+            continue
+        if rank:
+            ranked.append((int(rank), name))
+        elif SUMMARY_SERVER.search(summary) and "server" in summary.lower():
+            tail.append((hashlib.sha256(low.encode()).hexdigest(), name))
     names = [n for _, n in sorted(ranked)] + [n for _, n in sorted(tail)]
     return names[:limit]
 
