@@ -29,7 +29,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-import snapshot  # training/snapshot.py, beside this script
+import records  # training/records.py and snapshot.py, beside this script
+import snapshot
 
 HERE = Path(__file__).resolve().parent
 PKG_LIST = HERE / "npm-packages.txt"
@@ -462,16 +463,10 @@ def write_jsonl(reports: list[dict[str, Any]], out: Path) -> tuple[int, int, lis
                 seen.add(key)
                 if SUSPICIOUS.search(key):
                     flagged.append(tid)
-                f.write(json.dumps({"id": tid, "source": src, "tool": tool}, ensure_ascii=False) + "\n")
+                f.write(records.line({"id": tid, "source": src, "tool": tool}))
                 wrote += 1
             if rep.get("instructions") and f"{rep['pkg']}:__instructions__" not in MALICIOUS_IDS:
-                f.write(
-                    json.dumps(
-                        {"id": f"{rep['pkg']}:__instructions__", "source": src, "instructions": rep["instructions"]},
-                        ensure_ascii=False,
-                    )
-                    + "\n"
-                )
+                f.write(records.instructions(rep["pkg"], src, rep["instructions"]))
             n_tools += wrote
             n_pkgs += wrote > 0
     return n_pkgs, n_tools, flagged

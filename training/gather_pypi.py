@@ -35,7 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import snapshot  # training/snapshot.py, beside this script
+import records  # training/records.py and snapshot.py, beside this script
+import snapshot
 
 HERE = Path(__file__).resolve().parent
 PACKAGES_TXT = HERE / "pypi-packages.txt"
@@ -438,20 +439,9 @@ def write_jsonl(specs: list[str], output: Path) -> tuple[int, int]:
                     continue
                 seen.add(key)
                 n_tools += 1
-                out.write(
-                    json.dumps(
-                        {"id": f"{r['package']}:{tool.get('name')}", "source": source, "tool": tool}, ensure_ascii=False
-                    )
-                    + "\n"
-                )
+                out.write(records.line({"id": f"{r['package']}:{tool.get('name')}", "source": source, "tool": tool}))
             if r.get("instructions") and f"{r['package']}:__instructions__" not in SUSPICIOUS:
-                out.write(
-                    json.dumps(
-                        {"id": f"{r['package']}:__instructions__", "source": source, "instructions": r["instructions"]},
-                        ensure_ascii=False,
-                    )
-                    + "\n"
-                )
+                out.write(records.instructions(r["package"], source, r["instructions"]))
     return pkgs, n_tools
 
 
