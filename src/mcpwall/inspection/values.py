@@ -190,6 +190,9 @@ PERMISSIVE = frozenset(
     | {"public-read-write", "anyone", "everyone", "cluster-admin"}
 )
 """Role or access defaults that hand out the most rights (the model keeps a default unless told)."""
+PUBLISHING = frozenset({"create", "post", "publish", "update", "new"})
+"""Name words of a tool that makes or edits something meant to be seen (a post, a project, a
+playground): ``visibility: "public"`` is the platform's own default there, not a right handed out."""
 DESCRIPTION_LEAD = 40
 """Characters of a parameter's description read with its name (what the parameter is)."""
 HOST_MOUNT = re.compile(r"^/:|/var/run/docker\.sock")
@@ -240,6 +243,8 @@ def _unsafe_default(name: str, spec: dict[str, object], purpose: set[str]) -> bo
     if default is True:
         return bool((words & ALWAYS_UNSAFE) - purpose) or bool(words & SWITCH_OFF and words & GUARDS)
     if isinstance(default, str) and (words | _lead_words(spec)) & ROLE_NAMES:
+        if default.lower() == "public" and "visibility" in words and purpose & PUBLISHING:
+            return False
         return default.lower() in PERMISSIVE or bool(set(re.split(r"[_\-\s]+", default.lower())) & PERMISSIVE)
     values = default if isinstance(default, list) else [default]
     return any(isinstance(value, str) and HOST_MOUNT.search(value) for value in values)
