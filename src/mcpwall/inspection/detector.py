@@ -37,7 +37,7 @@ from mcpwall.inspection.domain import (
 from mcpwall.inspection.fields import visible_parts, walk_strings
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.learned import KINDS as MODEL_KINDS
-from mcpwall.inspection.learned import model_findings, packaged_model, visible_texts
+from mcpwall.inspection.learned import combined, model_findings, packaged_model, visible_texts
 from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
 from mcpwall.inspection.normalize import NormalizedText, make_visible, normalize, visible_context
 from mcpwall.inspection.scoring import Hit, fired
@@ -284,7 +284,7 @@ def _part(path: str, value: object, recall: Recall, own: OwnOf) -> PartResult:
     part = None if key is None else recall.parts.get(key)
     if part is None:
         strings = [_judge(field, raw, recall, own) for field, raw in walk_strings(value, path)]
-        part = Part.of(strings, _weigh_all(strings, recall))
+        part = Part.of(strings, combined(_weigh(judged.raw, recall) for judged in strings))
         if key is not None:
             recall.parts.put(key, part)
     elif not part.own_free:  # only its strings judged with the names may judge otherwise
@@ -300,15 +300,6 @@ def _weigh(raw: str, recall: Recall) -> tuple[float, int]:
         found = packaged_model().weigh(text)
         recall.weighed.put(text, found)
     return found
-
-
-def _weigh_all(judged: list[Judged], recall: Recall) -> tuple[float, int]:
-    total, count = 0.0, 0
-    for one in judged:
-        part, terms = _weigh(one.raw, recall)
-        total += part
-        count += terms
-    return total, count
 
 
 def _definition_wide(hits: list[Hit]) -> list[Finding]:

@@ -4,8 +4,8 @@ The rules find attacks by their mechanisms, one phrase at a time; attacks phrase
 trigger word slip past them. This model reads a definition as a bag of words and word pairs and
 weighs them all at once. It was trained (``training/train_model.py``) on the team's development
 probe sets — attacks against honest look-alikes — and on thousands of ordinary tool definitions
-gathered from public npm and PyPI servers, never on ``../shared``. Its threshold was set on those
-ordinary definitions, scored by models that had not seen them.
+gathered from public npm and PyPI servers, never on ``../shared``. Its threshold was set out of
+fold: on look-alikes and ordinary definitions scored by models that had not seen them.
 
 The features are deliberately simple so that scoring stays in C-level loops and microseconds:
 
@@ -39,7 +39,7 @@ MODEL_FILE: Final = "model.json"
 RULE_ID: Final = "model.poisoning_likelihood"
 CATEGORY: Final = "hidden_instructions"
 EXPLAINED: Final = 6
-"""How many of the heaviest features a finding names."""
+"""How many of the heaviest terms a finding names."""
 PAIR: Final = "{} {}".format
 ZEROS: Final = itertools.repeat(0.0)
 WORD: Final = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]|[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
@@ -79,10 +79,7 @@ class Model:
 
     def score(self, weighed: Iterable[Weighed]) -> tuple[float, int]:
         """The score of a definition from its strings' weights, and its number of terms."""
-        total, count = 0.0, 0
-        for part, terms in weighed:
-            total += part
-            count += terms
+        total, count = combined(weighed)
         return (self.bias + total / math.sqrt(count) if count else self.bias), count
 
     def heaviest(self, texts: Iterable[str]) -> list[str]:
@@ -93,6 +90,15 @@ class Model:
                 weighed[term] = weighed.get(term, 0.0) + self.weights.get(term, 0.0)
         ranked = sorted(weighed.items(), key=lambda item: -item[1])
         return [term for term, weight in ranked[:EXPLAINED] if weight > 0]
+
+
+def combined(weighed: Iterable[Weighed]) -> Weighed:
+    """Several strings' weights as one (the weight of a part of a definition, or of all of it)."""
+    total, count = 0.0, 0
+    for part, terms in weighed:
+        total += part
+        count += terms
+    return total, count
 
 
 def terms(text: str) -> list[str]:
@@ -107,7 +113,7 @@ def visible_texts(kind: str, obj: object, normalized: Callable[[str], str]) -> l
 
 
 def parse_model(data: bytes) -> Model:
-    """A model from its JSON form (``{"bias", "threshold", "weights": {feature: weight}}``).
+    """A model from its JSON form (``{"bias", "threshold", "weights": {term: weight}}``).
 
     Raises:
         ValueError: not such a form.
