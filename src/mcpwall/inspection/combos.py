@@ -213,7 +213,7 @@ combo.session_relay exfiltration high near
     |self_call
 combo.false_report model_directive high near
     false_claim + false_claim|failure_trigger|concealment|ORDERS|promotion|discredit|disparage|avoid_tool|redirect
-    |imperative|assignment|fill|arg_override|shadowing
+    |imperative|assignment|fill|arg_override|shadowing|forced_value|forced_own
 combo.foreign_rule tool_shadowing high near
     foreign_scope + arg_override|forced_value|fixed_dest|side_action|privilege|data_flow|transfer|recipient|assignment
 combo.privileged_rewrite shell_injection high near

@@ -27,6 +27,7 @@ data the model copies into calls, where any order is out of place.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from mcpwall.inspection.scoring import Hit
@@ -52,6 +53,7 @@ OWNABLE = {
     "imperative": "own_imperative",
     "pii": "pii_own",
     "agent_file": "agent_file_own",
+    "arg_override": "override_own",
 }
 ACTIONS = frozenset({"side_action", "imperative"})
 """Ownable signals judged by their content words against the tool's names and purpose sentence."""
@@ -127,6 +129,15 @@ CONFIRM_FIRST = re.compile(
     re.IGNORECASE,
 )
 """An act the user confirms first (``before granting writer access, confirm the role with the user``)."""
+DESCRIPTIVE_MODAL = re.compile(
+    r"(?<!\byou\s)(?<!assistant\s)(?<!agent\s)(?<!model\s)(?<!\bai\s)"
+    r"\b(?:may|might|can|could|will|would)\b(?!\s{1,3}not\b)",
+    re.IGNORECASE,
+)
+"""A modal saying what the tool may do, not what the model must (``may``, ``can``; not ``you may``
+or ``the assistant will``)."""
+LIST_START = re.compile(r"[.!?;:](?=\s)|\n|[。！？；：]")
+"""Where the clause a modal governs can start: a colon opens a new one (``so CI can proceed: approve``)."""
 PASSIVE_NEGATION = re.compile(r"(?:is|are|was|were|isn'?t|aren'?t)\b", re.IGNORECASE)
 """A negation in the passive (``is never included``): its subject, before it, is what is denied."""
 CLAUSE_START = re.compile(r"[.!?;:,](?=\s)|\n")
@@ -135,7 +146,7 @@ SUBJECT_START = re.compile(f"{CLAUSE_START.pattern}|{SCOPE_END.pattern}", re.IGN
 NEGATABLE_WORDS = (
     "side_action data_flow transfer fill arg_sink quoted_sink session_ref session_data secret_word secret_noun "
     "secret_file pii private_data destructive shell exec_verb run_directive imperative tool_output url fixed_dest "
-    "recipient sink bad_host cloud_sink endpoint data_out remote_exec fetch false_claim"
+    "unasked recipient sink bad_host cloud_sink endpoint data_out remote_exec fetch false_claim"
 )
 NEGATABLE = frozenset(NEGATABLE_WORDS.split())
 """What a prohibition takes back: the acts, data and destinations it names are what must not happen."""
@@ -148,11 +159,23 @@ IDENTIFIER = re.compile(r"[A-Za-z_$@][A-Za-z0-9_.$@:-]{0,79}$")
 """A name that can be the definition's own: a parameter "named" ``after_reading_~/.npmrc_put_it_here``
 is an order, not a name, and its words must not make a secret file the tool's own subject."""
 KEY_WORD = re.compile(r"[a-z0-9]{3,}")
+ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]{1,60})`?\s{0,2}=")
+"""A parameter given a value in the text (``requires dry_run=False``)."""
+PROPERTY_DESCRIPTION = re.compile(r"^inputSchema\..{0,400}?properties\.([^.]{1,80})\.description$")
+"""The description of a parameter: its clauses naming it say what it does (an output property does nothing)."""
+USE_VERB = re.compile(r"(?:use|call)\s", re.IGNORECASE)
+ALTERNATIVE = re.compile(r"\b(?:rather\s{1,3}than|instead\s{1,3}of|as\s{1,3}an\s{1,3}alternative)\b", re.IGNORECASE)
+"""After ``use X``: the tool named is the one for another case, not an extra step."""
+USED = re.compile(r"(?:use|using|with|via)\s{1,3}[`'\"]?([A-Za-z][A-Za-z0-9_]{2,60})\b", re.IGNORECASE)
+"""An action that is the use of a named thing (``use orderBy``): the tool's own when the name is."""
+CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+"""A word boundary inside a camelCase name (``insertLocalImage``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Own:
-    """Names that belong to the definition itself (its name, its parameters)."""
+    """Names that belong to the definition itself (its name, its parameters; a camelCase name
+    also with its words split: ``orderBy`` and ``order_by``)."""
 
     names: frozenset[str]
 
@@ -165,7 +188,8 @@ class Own:
             schema = obj.get("inputSchema")
             if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
                 names.update(str(k) for k in schema["properties"])
-        return cls(frozenset(canon(n) for n in names if IDENTIFIER.match(n)))
+        kept = [n for n in names if IDENTIFIER.match(n)]
+        return cls(frozenset(canon(n) for n in kept) | frozenset(canon(snake_case(n)) for n in kept if CAMEL.search(n)))
 
     def claims(self, text: str) -> bool:
         """True when a word of ``text`` is part of an own name (``~/.kube/config`` for ``kubeconfig``)."""
@@ -176,6 +200,12 @@ class Own:
     def tokens(self) -> frozenset[str]:
         """The words of the own names (``read_env_file`` gives read, env, file)."""
         return frozenset(w for n in self.names for w in WORD.findall(n.replace("_", " ")))
+
+
+def snake_case(name: str) -> str:
+    """A camelCase name with its words split (``makePublic`` gives ``make_Public``), so that its
+    words count among the definition's own (:attr:`Own.tokens`)."""
+    return CAMEL.sub("_", name)
 
 
 def canon(name: str) -> str:
@@ -225,16 +255,55 @@ def _scanner_examples(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in DETECTS.finditer(text)]
 
 
-def _is_own(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> bool:
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one field says about the definition itself.
+
+    Attributes:
+        text: the field's normalized text.
+        purpose: end of the description's purpose sentence (0 when there is none).
+        effect: in a property's description, the clauses that name the property
+            (``makePublic``: "Make the image publicly accessible"): the actions there are what
+            the property does.
+        provenance: the sentences saying where the tool's own credentials come from.
+    """
+
+    text: str
+    purpose: int
+    effect: tuple[tuple[int, int], ...]
+    provenance: tuple[tuple[int, int], ...]
+
+
+def _is_own(hit: Hit, own: Own, reading: Reading) -> bool:
+    purpose, text = reading.purpose, reading.text
     if hit.signal == "recipient":
         return canon(hit.text) in own.names
+    if hit.signal == "arg_override":
+        return any(canon(name) in own.names for name in ASSIGNED.findall(hit.text))
     if hit.signal in ACTIONS:
-        return hit.end <= purpose or _own_action(hit, own, text[:purpose])
-    if hit.end <= purpose or any(start <= hit.start < end for start, end in provenance):
+        return hit.end <= purpose or _overlaps(hit, reading.effect) or _own_action(hit, own, text[:purpose])
+    if hit.end <= purpose or any(start <= hit.start < end for start, end in reading.provenance):
         return True
     words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(hit.text.lower())} - GENERIC_TOKENS
     named = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(text[:purpose].lower())}
     return bool(words & own.tokens) or (bool(words) and words <= named)
+
+
+def effect_clauses(field: str, text: str) -> tuple[tuple[int, int], ...]:
+    """In a property's description, the clauses naming the property's own words (``makePublic``:
+    "Make the uploaded image publicly accessible"; ``link_sharing``: "- off: disable link access")."""
+    m = PROPERTY_DESCRIPTION.search(field)
+    if m is None:
+        return ()
+    stems = {w[:VERB_STEM] for w in WORD.findall(snake_case(m.group(1)).lower().replace("_", " "))}
+    if not stems:
+        return ()
+    clauses, start = [], 0
+    for end in [b.start() for b in CLAUSE_END.finditer(text)] + [len(text)]:
+        if any(w[:VERB_STEM] in stems for w in WORD.findall(text[start:end].lower())):
+            clauses.append((start, end))
+        start = end + 1
+    return tuple(clauses)
 
 
 def _sentences_of(text: str, hits: list[Hit], signal: str) -> list[tuple[int, int]]:
@@ -254,6 +323,9 @@ def _own_action(hit: Hit, own: Own, purpose: str) -> bool:
     the tool describing its own job, not an extra step for the model. Verbs compare by their first
     letters (approve, approves, approved).
     """
+    used = USED.match(hit.text)
+    if used is not None and canon(used.group(1)) in own.names:
+        return True  # ``use orderBy for another order``: the tool's own parameter
     verb = next((w for w in WORD.findall(hit.text.lower()) if w not in FUNCTION_WORDS), "")
     named = own.tokens | set(WORD.findall(purpose.lower()))
     return bool(verb) and verb[:VERB_STEM] in {word[:VERB_STEM] for word in named}
@@ -266,13 +338,42 @@ def quoted_example(hit: Hit, spans: list[tuple[int, int]]) -> bool:
 
 def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     """The hits of one field (quoted examples already removed) with the tool's own subject marked."""
-    purpose = purpose_end(field, text, hits)
-    provenance = _sentences_of(text, hits, "provenance")
+    provenance = tuple(_sentences_of(text, hits, "provenance"))
+    reading = Reading(text, purpose_end(field, text, hits), effect_clauses(field, text), provenance)
     refused = _refused_sentences(text)
-    kept = [h for h in hits if not (h.signal in REFUSED_SIGNALS and _overlaps(h, refused))]
-    judged = [_judge(h, own, purpose, text, provenance) for h in kept]
+    alternatives = [(h.start, h.end) for h in hits if h.signal == "redirect"]
+    kept = [h for h in hits if not _idle(h, text, refused, alternatives)]
+    judged = [_judge(h, own, reading) for h in kept]
     own_files = [(h.start, h.end) for h in judged if h.signal == "secret_own"]
     return [replace(h, signal="sink_own") if h.signal == "sink" and _overlaps(h, own_files) else h for h in judged]
+
+
+def _idle(hit: Hit, text: str, refused: list[tuple[int, int]], alternatives: list[tuple[int, int]]) -> bool:
+    """True for a hit that orders nothing: a command the tool refuses, another tool named as the
+    one to use instead (``for PHP sites use deploy_php instead``), or a verb that goes on a list of
+    what the tool may do (``may squash commits, schedule auto-merge``)."""
+    if hit.signal in REFUSED_SIGNALS and _overlaps(hit, refused):
+        return True
+    if hit.signal == "side_action" and (_overlaps(hit, alternatives) or _named_as_alternative(hit, text)):
+        return True
+    return hit.signal in ACTIONS and _listed_after_modal(hit, text)
+
+
+def _named_as_alternative(hit: Hit, text: str) -> bool:
+    """``use approve_mr to approve rather than merge``: another tool named for another case."""
+    if not USE_VERB.match(hit.text):
+        return False
+    end = CLAUSE_END.search(text, hit.end)
+    return ALTERNATIVE.search(text, hit.end, end.start() if end else len(text)) is not None
+
+
+def _listed_after_modal(hit: Hit, text: str) -> bool:
+    """An action in a clause a descriptive modal opened, saying what the tool may do
+    (``the operation may squash commits, schedule auto-merge, or delete the branch``); an
+    imperative-looking verb only when a comma puts it on the modal's list."""
+    if hit.signal == "imperative" and not text.endswith(", ", 0, hit.start):
+        return False
+    return DESCRIPTIVE_MODAL.search(text, _start_after(LIST_START, text, hit.start), hit.start) is not None
 
 
 def _refused_sentences(text: str) -> list[tuple[int, int]]:
@@ -305,22 +406,18 @@ def _start_after(boundary: re.Pattern[str], text: str, at: int) -> int:
     return starts[-1] if starts else 0
 
 
-def _judge(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> Hit:
+def _judge(hit: Hit, own: Own, reading: Reading) -> Hit:
     """The hit, or its own variant: the tool's own subject, its own login, or the conversation its
     purpose sentence works on (an export or summary tool); no combination uses the last two."""
-    if _owned(hit, own, purpose, text, provenance):
+    if hit.signal in OWNABLE and _is_own(hit, own, reading):
         return replace(hit, signal=OWNABLE[hit.signal])
-    if hit.signal in PROVENANCE_SECRETS and _overlaps(hit, provenance):
+    if hit.signal in PROVENANCE_SECRETS and _overlaps(hit, reading.provenance):
         return replace(hit, signal="login_own")
-    if hit.signal == "session_ref" and hit.end <= purpose:
+    if hit.signal == "session_ref" and hit.end <= reading.purpose:
         return replace(hit, signal="session_own")
     return hit
 
 
-def _owned(hit: Hit, own: Own, purpose: int, text: str, provenance: list[tuple[int, int]]) -> bool:
-    return hit.signal in OWNABLE and _is_own(hit, own, purpose, text, provenance)
-
-
-def _overlaps(hit: Hit, spans: list[tuple[int, int]]) -> bool:
+def _overlaps(hit: Hit, spans: Sequence[tuple[int, int]]) -> bool:
     """True when the hit shares characters with one of the spans (a sink that is the tool's own file)."""
     return any(hit.start < end and start < hit.end for start, end in spans)
