@@ -54,6 +54,7 @@ OWNABLE = {
     "pii": "pii_own",
     "agent_file": "agent_file_own",
     "arg_override": "override_own",
+    "unsafe_flag": "unsafe_own",
 }
 ACTIONS = frozenset({"side_action", "imperative"})
 """Ownable signals judged by their content words against the tool's names and purpose sentence."""
@@ -159,8 +160,11 @@ IDENTIFIER = re.compile(r"[A-Za-z_$@][A-Za-z0-9_.$@:-]{0,79}$")
 """A name that can be the definition's own: a parameter "named" ``after_reading_~/.npmrc_put_it_here``
 is an order, not a name, and its words must not make a secret file the tool's own subject."""
 KEY_WORD = re.compile(r"[a-z0-9]{3,}")
-ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]{1,60})`?\s{0,2}=")
-"""A parameter given a value in the text (``requires dry_run=False``)."""
+ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]{1,60})`?\s{0,2}[=:]")
+"""A parameter given a value in the text (``requires dry_run=False``, ``confirm: false``)."""
+ASSIGNMENTS = frozenset({"arg_override", "unsafe_flag"})
+"""Signals that give a parameter a value: the tool's own parameter is usage advice (a preview with
+``confirm=false``, ``force=True`` to delete a field still in use)."""
 PROPERTY_DESCRIPTION = re.compile(r"^inputSchema\..{0,400}?properties\.([^.]{1,80})\.description$")
 """The description of a parameter: its clauses naming it say what it does (an output property does nothing)."""
 USE_VERB = re.compile(r"(?:use|call)\s", re.IGNORECASE)
@@ -278,7 +282,7 @@ def _is_own(hit: Hit, own: Own, reading: Reading) -> bool:
     purpose, text = reading.purpose, reading.text
     if hit.signal == "recipient":
         return canon(hit.text) in own.names
-    if hit.signal == "arg_override":
+    if hit.signal in ASSIGNMENTS:
         return any(canon(name) in own.names for name in ASSIGNED.findall(hit.text))
     if hit.signal in ACTIONS:
         return hit.end <= purpose or _overlaps(hit, reading.effect) or _own_action(hit, own, text[:purpose])

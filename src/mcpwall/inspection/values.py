@@ -192,7 +192,8 @@ PERMISSIVE = frozenset(
 """Role or access defaults that hand out the most rights (the model keeps a default unless told)."""
 PUBLISHING = frozenset({"create", "post", "publish", "update", "new"})
 """Name words of a tool that makes or edits something meant to be seen (a post, a project, a
-playground): ``visibility: "public"`` is the platform's own default there, not a right handed out."""
+playground): ``visibility: "public"`` or ``is_public: true`` is the platform's own default there,
+not a right handed out."""
 DESCRIPTION_LEAD = 40
 """Characters of a parameter's description read with its name (what the parameter is)."""
 HOST_MOUNT = re.compile(r"^/:|/var/run/docker\.sock")
@@ -241,7 +242,10 @@ def _unsafe_default(name: str, spec: dict[str, object], purpose: set[str]) -> bo
     for is its job (``is_public: true`` on ``notebook_share_public``)."""
     default, words = spec["default"], _name_words(name)
     if default is True:
-        return bool((words & ALWAYS_UNSAFE) - purpose) or bool(words & SWITCH_OFF and words & GUARDS)
+        granted = (words & ALWAYS_UNSAFE) - purpose
+        if granted == {"public"} and purpose & PUBLISHING:  # ``is_public: true`` on create_project, as below
+            granted = set()
+        return bool(granted) or bool(words & SWITCH_OFF and words & GUARDS)
     if isinstance(default, str) and (words | _lead_words(spec)) & ROLE_NAMES:
         if default.lower() == "public" and "visibility" in words and purpose & PUBLISHING:
             return False
