@@ -335,6 +335,20 @@ DESCRIPTIONS.update(
     {"combo.concealed_secret_argument": "A secret or the conversation put into an argument, kept from the user."}
 )
 
+# --- session 8: the user's records delivered to an address written here, by another tool or unasked ---
+TABLE += """
+combo.user_data_to_url exfiltration high near
+    data_out + transfer|data_flow + url + other_tool|every_call|unasked|concealment
+combo.secret_file_upload credential_theft critical near
+    secret_file + transfer + url|bad_host|sink|concealment|every_call
+"""
+DESCRIPTIONS.update(
+    {
+        "combo.user_data_to_url": "The user's records delivered to a URL written here, by another tool or unasked.",
+        "combo.secret_file_upload": "Secret files (cloud credentials, keys) sent to a URL or destination written here.",
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Combo:

@@ -78,7 +78,10 @@ OPENING_QUOTES = frozenset("'\"“‘`")
 """The characters a `MENTION` quote opens with: a text holding none has no quoted example."""
 NEXT_ITEM = re.compile(r"\s{0,3}(?:,|/|\bor\b|\band\b)\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]", re.IGNORECASE)
 KEY_FILES = {"rsa": "ssh", "dsa": "ssh", "ecdsa": "ssh", "ed25519": "ssh", "bashrc": "dotfiles", "zshrc": "dotfiles"}
-VALUE_SLOT = re.compile(r"\.(?:default|const|example|examples\[\d{1,6}\]|enum\[\d{1,6}\])$")
+VALUE_SLOT = re.compile(
+    r"(?<!\.properties)\.(?:default|const|example|examples\[\d{1,6}\]|enum\[\d{1,6}\])(?:\.[^.\[]{1,80}|\[\d{1,6}\]){0,4}$"
+)
+"""A schema value, or a string nested in one (``headers.default.X-Trace``); not a property named ``default``."""
 SCANNER_PURPOSE = re.compile(
     r"\b(?:audit\w{0,3}|scan\w{0,4}|detect\w{0,3}|security\s{1,3}scanner|linter)\b[^.\n]{0,120}?"
     r"\b(?:poison\w{0,3}|injection|malicious|hidden\s{1,3}instructions|mcp|tool\s{1,3}(?:descriptions|definitions))",
