@@ -170,6 +170,8 @@ ASSIGNMENTS = frozenset({"arg_override", "unsafe_flag"})
 ``confirm=false``, ``force=True`` to delete a field still in use)."""
 PROPERTY_DESCRIPTION = re.compile(r"^inputSchema\..{0,400}?properties\.([^.]{1,80})\.description$")
 """The description of a parameter: its clauses naming it say what it does (an output property does nothing)."""
+NESTING = 6
+"""How deep nested properties (objects, items, ``$defs``) count among the definition's own names."""
 USE_VERB = re.compile(r"(?:use|call)\s", re.IGNORECASE)
 ALTERNATIVE = re.compile(r"\b(?:rather\s{1,3}than|instead\s{1,3}of|as\s{1,3}an\s{1,3}alternative)\b", re.IGNORECASE)
 """After ``use X``: the tool named is the one for another case, not an extra step."""
@@ -192,9 +194,7 @@ class Own:
         names: set[str] = set()
         if isinstance(obj, dict):
             names.add(str(obj.get("name", "")))
-            schema = obj.get("inputSchema")
-            if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
-                names.update(str(k) for k in schema["properties"])
+            names.update(_property_names(obj.get("inputSchema"), NESTING))
         kept = [n for n in names if IDENTIFIER.match(n)]
         return cls(frozenset(canon(n) for n in kept) | frozenset(canon(snake_case(n)) for n in kept if CAMEL.search(n)))
 
@@ -207,6 +207,26 @@ class Own:
     def tokens(self) -> frozenset[str]:
         """The words of the own names (``read_env_file`` gives read, env, file)."""
         return frozenset(w for n in self.names for w in WORD.findall(n.replace("_", " ")))
+
+
+def _property_names(schema: object, depth: int) -> set[str]:
+    """The names of a schema's properties, nested ones (objects, items, ``$defs``) included."""
+    if depth <= 0 or not isinstance(schema, dict):
+        return set()
+    names: set[str] = set()
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        names.update(str(k) for k in properties)
+        for sub in properties.values():
+            names |= _property_names(sub, depth - 1)
+    for key in ("items", "additionalProperties"):
+        names |= _property_names(schema.get(key), depth - 1)
+    for key in ("$defs", "definitions"):
+        defs = schema.get(key)
+        if isinstance(defs, dict):
+            for sub in defs.values():
+                names |= _property_names(sub, depth - 1)
+    return names
 
 
 def snake_case(name: str) -> str:
