@@ -188,20 +188,25 @@ def read_only_claim(kind: str, obj: object, hits: list[Hit]) -> list[Finding]:
     ]
 
 
+FORCE_MATTERS = frozenset(
+    {"push", "merge", "delete", "remove", "drop", "reset", "rebase", "overwrite", "destroy", "wipe"}
+)
+"""Name words of a tool where ``force: true`` as the default overwrites or destroys (a push, a delete)."""
 ALWAYS_UNSAFE = frozenset({"privileged", "insecure", "unsafe", "sudo", "unrestricted", "share", "publish", "public"})
 """Name words of a switch that is unsafe whenever it is on (``privileged: true``, ``share: true``)."""
 GUARDS = frozenset(
     {"verify", "verification", "check", "checks", "review", "reviews", "hook", "hooks", "approval", "approvals"}
     | {"confirmation", "tls", "ssl", "auth", "security", "sandbox", "signing"}
+    | {"restriction", "restrictions", "protection", "protections", "encryption"}
 )
-SWITCH_OFF = frozenset({"skip", "disable", "bypass", "no", "ignore"})
+SWITCH_OFF = frozenset({"skip", "disable", "bypass", "no", "ignore", "remove", "drop"})
 """A switch named for turning a guard off (``no_verify``, ``skip_checks``) is unsafe when on."""
 ROLE_NAMES = frozenset(
     {"role", "permission", "permissions", "access", "acl", "visibility", "sharing", "membership", "privilege"}
 )
 PERMISSIVE = frozenset(
     {"owner", "admin", "administrator", "edit", "editor", "write", "writer", "public", "public-read"}
-    | {"public-read-write", "anyone", "everyone", "cluster-admin"}
+    | {"public-read-write", "anyone", "everyone", "cluster-admin", "anonymous", "anonymous_view", "anonymous-view"}
 )
 """Role or access defaults that hand out the most rights (the model keeps a default unless told)."""
 PUBLISHING = frozenset({"create", "post", "publish", "update", "new"})
@@ -259,7 +264,8 @@ def _unsafe_default(name: str, spec: dict[str, object], purpose: set[str]) -> bo
         granted = (words & ALWAYS_UNSAFE) - purpose
         if granted == {"public"} and purpose & PUBLISHING:  # ``is_public: true`` on create_project, as below
             granted = set()
-        return bool(granted) or bool(words & SWITCH_OFF and words & GUARDS)
+        forced = "force" in words and bool(purpose & FORCE_MATTERS)
+        return bool(granted) or bool(words & SWITCH_OFF and words & GUARDS) or forced
     if isinstance(default, str) and (words | _lead_words(spec)) & ROLE_NAMES:
         if default.lower() == "public" and "visibility" in words and purpose & PUBLISHING:
             return False
