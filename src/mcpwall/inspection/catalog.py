@@ -266,6 +266,8 @@ def compile_rules(extra: list[RuleSpec] | None = None) -> tuple[Rule, ...]:
         CatalogError: a custom rule is invalid or reuses a built-in id.
     """
     rules = builtin_rules()
+    if not extra:
+        return rules
     taken = {rule.spec.id for rule in rules}
     custom: list[Rule] = []
     for spec in extra or []:

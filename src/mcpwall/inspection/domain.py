@@ -129,6 +129,8 @@ SCOPE_END = re.compile(
 """Where a prohibition's scope ends: the clause's end, or a word that starts what is asked instead."""
 CONFIRM_FIRST = re.compile(
     r"(?=b)\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?(?:ask|confirm|check)\b[^.;\n]{0,60}?\bwith\s{1,3}the\s{1,3}user\b"
+    r"|\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?(?:check|review|inspect|scan)\b[^.;\n]{0,120}?"
+    r"\b(?:point\s{1,3}(?:them|it)\s{1,3}out|show\s{1,3}(?:them|it))\s{1,3}to\s{1,3}the\s{1,3}user\b"
     r"|\bbefore\s{1,3}[^.;\n]{1,160}?,\s{0,3}(?:always\s{1,3})?ask\s{1,3}the\s{1,3}user\b",
     re.IGNORECASE,
 )
@@ -150,7 +152,8 @@ SUBJECT_START = re.compile(f"{CLAUSE_START.pattern}|{SCOPE_END.pattern}", re.IGN
 NEGATABLE_WORDS = (
     "side_action data_flow transfer fill arg_sink quoted_sink session_ref session_data secret_word secret_noun "
     "secret_file pii private_data destructive shell exec_verb run_directive imperative tool_output url fixed_dest "
-    "unasked recipient sink bad_host cloud_sink endpoint data_out remote_exec fetch false_claim"
+    "unasked arg_override unsafe_flag privilege recipient sink bad_host cloud_sink endpoint data_out "
+    "remote_exec fetch false_claim"
 )
 NEGATABLE = frozenset(NEGATABLE_WORDS.split())
 """What a prohibition takes back: the acts, data and destinations it names are what must not happen."""
@@ -172,6 +175,11 @@ PROPERTY_DESCRIPTION = re.compile(r"^inputSchema\..{0,400}?properties\.([^.]{1,8
 """The description of a parameter: its clauses naming it say what it does (an output property does nothing)."""
 NESTING = 6
 """How deep nested properties (objects, items, ``$defs``) count among the definition's own names."""
+READ_TOOL = re.compile(
+    r"\b(?:list|get|search|find|fetch|read|view|show|describe|query|lookup|check|count|preview|estimate)_[a-z0-9_]{2,60}",
+    re.IGNORECASE,
+)
+"""A tool that only reads (``list_payment_intents``): calling it is no consequential action."""
 USE_VERB = re.compile(r"(?:use|call)\s", re.IGNORECASE)
 ALTERNATIVE = re.compile(r"\b(?:rather\s{1,3}than|instead\s{1,3}of|as\s{1,3}an\s{1,3}alternative)\b", re.IGNORECASE)
 """After ``use X``: the tool named is the one for another case, not an extra step."""
@@ -211,22 +219,26 @@ class Own:
 
 def _property_names(schema: object, depth: int) -> set[str]:
     """The names of a schema's properties, nested ones (objects, items, ``$defs``) included."""
-    if depth <= 0 or not isinstance(schema, dict):
-        return set()
     names: set[str] = set()
-    properties = schema.get("properties")
-    if isinstance(properties, dict):
-        names.update(str(k) for k in properties)
-        for sub in properties.values():
-            names |= _property_names(sub, depth - 1)
-    for key in ("items", "additionalProperties"):
-        names |= _property_names(schema.get(key), depth - 1)
-    for key in ("$defs", "definitions"):
-        defs = schema.get(key)
-        if isinstance(defs, dict):
-            for sub in defs.values():
-                names |= _property_names(sub, depth - 1)
-    return names
+    level = [schema]
+    for _ in range(depth):
+        deeper: list[object] = []
+        for node in level:
+            if not isinstance(node, dict):
+                continue
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                names.update(properties)
+                deeper += properties.values()
+            deeper += [node.get("items"), node.get("additionalProperties")]
+            for key in ("$defs", "definitions"):
+                defs = node.get(key)
+                if isinstance(defs, dict):
+                    deeper += defs.values()
+        level = [node for node in deeper if isinstance(node, dict)]
+        if not level:
+            break
+    return {str(name) for name in names}
 
 
 def snake_case(name: str) -> str:
@@ -265,11 +277,11 @@ def mention_spans(text: str) -> list[tuple[int, int]]:
     spans = _scanner_examples(text)
     if OPENING_QUOTES.isdisjoint(text):
         return spans
-    for m in MENTION.finditer(text):
-        spans.append((m.start(1), m.end(1)))
+    for m in MENTION.finditer(text):  # a span takes in its quotes: a hit may start on one (`.env`)
+        spans.append((m.start(1) - 1, m.end(1) + 1))
         item = NEXT_ITEM.match(text, m.end())
         while item is not None:
-            spans.append((item.start(1), item.end(1)))
+            spans.append((item.start(1) - 1, item.end(1) + 1))
             item = NEXT_ITEM.match(text, item.end())
     return spans
 
@@ -381,7 +393,9 @@ def _idle(hit: Hit, text: str, refused: list[tuple[int, int]], alternatives: lis
     what the tool may do (``may squash commits, schedule auto-merge``)."""
     if hit.signal in REFUSED_SIGNALS and _overlaps(hit, refused):
         return True
-    if hit.signal == "side_action" and (_overlaps(hit, alternatives) or _named_as_alternative(hit, text)):
+    if hit.signal == "side_action" and (
+        _overlaps(hit, alternatives) or _named_as_alternative(hit, text) or READ_TOOL.search(hit.text)
+    ):
         return True
     return hit.signal in ACTIONS and _listed_after_modal(hit, text)
 
