@@ -207,7 +207,7 @@ combo.unrequested_action model_directive high near
     |auto_trigger
 combo.fixed_destination exfiltration high near
     fixed_dest + side_action|data_flow|data_out|transfer|fill|arg_override|unasked|every_call|foreign_scope|session_ref
-    |concealment|bypass|override|arg_sink|quoted_sink
+    |concealment|bypass|override|arg_sink|quoted_sink|forced_value|forced_own
 combo.session_relay exfiltration high near
     session_ref + fill|arg_sink|quoted_sink|data_flow|data_out|transfer|url|url_payload|sink|bad_host|fixed_dest
     |self_call
@@ -341,11 +341,14 @@ combo.user_data_to_url exfiltration high near
     data_out + transfer|data_flow + url + other_tool|every_call|unasked|concealment
 combo.secret_file_upload credential_theft critical near
     secret_file + transfer + url|bad_host|sink|concealment|every_call
+combo.hook_beacon shell_injection high near
+    hook_file + url|bad_host + shell|transfer|data_flow|fetch|remote_exec|net_command
 """
 DESCRIPTIONS.update(
     {
         "combo.user_data_to_url": "The user's records delivered to a URL written here, by another tool or unasked.",
         "combo.secret_file_upload": "Secret files (cloud credentials, keys) sent to a URL or destination written here.",
+        "combo.hook_beacon": "A git hook or cron job written to reach a remote host (upload the repo, fetch a script).",
     }
 )
 

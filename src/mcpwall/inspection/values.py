@@ -26,7 +26,7 @@ VALUE_SECRETS = frozenset({"secret_file", "metadata"})
 """Signals that make a schema value a secret the model would send (a key file, a metadata URL)."""
 FILL_STEPS = frozenset({"imperative", "fill", "data_flow", "other_tool", "exec_verb", "directive"})
 """Signals of something to do in a schema value: with a secret's name, the secret is to be filled in."""
-PLANTED = re.compile(r"\.(?:default|const)$")
+PLANTED = re.compile(r"\.(?:default|const)(?:\[\d{1,6}\])?$")
 """The value slots the model sends unless told otherwise (an enum lists choices; a default is taken)."""
 
 COPY_WORDS = frozenset(
@@ -43,7 +43,7 @@ DESTINATION_NAME_WORDS = (
 )
 DESTINATION_WORDS = frozenset(DESTINATION_NAME_WORDS.split())
 """Words of a parameter name that make it a place data is sent (``callback_url``, ``mirrorTarget``)."""
-PARAMETER = re.compile(r"properties\.([^.]{1,80})\.(?:default|const)$")
+PARAMETER = re.compile(r"properties\.([^.]{1,80})\.(?:default|const)(?:\[\d{1,6}\])?$")
 """The parameter whose default or const a field is."""
 LOCAL_HOST = re.compile(
     r"[a-z0-9+]{2,12}://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|"
