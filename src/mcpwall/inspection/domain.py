@@ -173,6 +173,8 @@ ASSIGNMENTS = frozenset({"arg_override", "unsafe_flag"})
 ``confirm=false``, ``force=True`` to delete a field still in use)."""
 PROPERTY_DESCRIPTION = re.compile(r"^inputSchema\..{0,400}?properties\.([^.]{1,80})\.description$")
 """The description of a parameter: its clauses naming it say what it does (an output property does nothing)."""
+PARENTHESIS = 200
+"""How far back a parenthesized subject of a passive negation may open."""
 NESTING = 6
 """How deep nested properties (objects, items, ``$defs``) count among the definition's own names."""
 READ_TOOL = re.compile(
@@ -436,9 +438,20 @@ def prohibited_spans(text: str) -> list[tuple[int, int]]:
     for m in PROHIBITION.finditer(text):
         end = SCOPE_END.search(text, m.end())
         # a passive negation ("is never included") takes back its subject, before it, too
-        start = _start_after(SUBJECT_START, text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()
+        start = _passive_subject_start(text, m.start()) if PASSIVE_NEGATION.match(m.group(0)) else m.start()
         spans.append((start, end.start() if end else len(text)))
     return spans
+
+
+def _passive_subject_start(text: str, at: int) -> int:
+    """Where the subject of a passive negation at ``at`` starts; a parenthesized list just before
+    it is one subject (``keys (.env files, *.pem, id_rsa) are never read``)."""
+    before = text[:at].rstrip()
+    if before.endswith(")"):
+        opening = before.rfind("(", max(0, len(before) - PARENTHESIS))
+        if opening >= 0:
+            at = opening
+    return _start_after(SUBJECT_START, text, at)
 
 
 def _start_after(boundary: re.Pattern[str], text: str, at: int) -> int:
