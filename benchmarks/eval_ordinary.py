@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/eval_ordinary.py                       # the check set (never trained on)
     .venv/bin/python benchmarks/eval_ordinary.py training/ordinary-*.jsonl
+    .venv/bin/python benchmarks/eval_ordinary.py training/check2/*.jsonl   # the second check set (session 8)
 
 Reads JSONL records ``{"id": "<package>:<tool>", "tool": {...}}`` (training/README.md) and counts
 the tools flagged at severity high or above by the rules, by the learned model, and by either;
