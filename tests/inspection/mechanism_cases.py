@@ -23,6 +23,11 @@ def tool(description: str, properties: dict[str, object] | None = None, name: st
     return {"name": name, "description": description, "inputSchema": {"type": "object", "properties": properties or {}}}
 
 
+def with_default(name: str, parameter: str, value: object, kind: str = "string") -> Tool:
+    """A tool named ``name`` whose only parameter defaults to ``value``."""
+    return tool("Does its job.", {parameter: {"type": kind, "default": value}}, name=name)
+
+
 def param(name: str, **schema: object) -> Tool:
     """A tool whose only text of interest is one parameter's schema."""
     return tool("Does its job.", {name: {"type": "string", **schema}}, name="helper")
