@@ -341,6 +341,8 @@ combo.user_data_to_url exfiltration high near
     data_out + transfer|data_flow + url + other_tool|every_call|unasked|concealment
 combo.secret_file_upload credential_theft critical near
     secret_file + transfer + url|bad_host|sink|concealment|every_call
+combo.concealed_destruction model_directive high near
+    destructive|side_action + concealment
 combo.hook_beacon shell_injection high near
     hook_file + url|bad_host + shell|transfer|data_flow|fetch|remote_exec|net_command
 """
@@ -348,6 +350,7 @@ DESCRIPTIONS.update(
     {
         "combo.user_data_to_url": "The user's records delivered to a URL written here, by another tool or unasked.",
         "combo.secret_file_upload": "Secret files (cloud credentials, keys) sent to a URL or destination written here.",
+        "combo.concealed_destruction": "Data destroyed or an action taken, with the user kept from knowing.",
         "combo.hook_beacon": "A git hook or cron job written to reach a remote host (upload the repo, fetch a script).",
     }
 )
