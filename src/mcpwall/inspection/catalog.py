@@ -33,7 +33,7 @@ from mcpwall.inspection.requirements import catalog_digest, packaged_table
 CATALOG_FILE = "rules.yaml"
 SAFE_LOADER: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML has it (ten times faster at start-up), else the pure one."""
-KNOWN_FLAGS = frozenset({"silent", "case_sensitive"})
+KNOWN_FLAGS = frozenset({"silent", "case_sensitive", "cyrillic"})
 
 
 class CatalogError(ValueError):
@@ -51,7 +51,9 @@ class RuleSpec:
         pattern: a Python regular expression (bounded repetition only).
         description: what a match means, for the operator.
         signal: mechanism name used by the combination scoring (defaults to ``category``).
-        flags: ``silent`` (feed scoring only, never reported alone), ``case_sensitive``.
+        flags: ``silent`` (feed scoring only, never reported alone), ``case_sensitive``,
+            ``cyrillic`` (the pattern only matches text holding a Cyrillic letter: the prefilter
+            runs it on such text only, since it cannot index cased non-ASCII literals).
         fields: JSON paths the rule applies to (all fields when empty).
     """
 

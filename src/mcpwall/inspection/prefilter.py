@@ -42,6 +42,7 @@ from mcpwall.inspection.requirements import DIGIT, Needs, Term, requirements
 
 WORDS: Final = re.compile(r"\w+")
 A_DIGIT: Final = re.compile(r"\d")
+CYRILLIC: Final = re.compile("[\u0400-\u04ff]")
 Guarded = list[tuple[str, int]]
 """Literals with non-word characters, as ``(text, index)``, to look for as substrings."""
 PREPARED_SIZE: Final = 100
@@ -146,6 +147,8 @@ class Prefilter:
             self._add(literal, index)
         self._words.build()
         self._always = needs.always
+        self._cyrillic = frozenset(i for i, rule in enumerate(rules) if "cyrillic" in rule.spec.flags)
+        """Rules run on text holding a Cyrillic letter, and only there (see ``RuleSpec.flags``)."""
         self._by_char = {
             char: (tuple(self._words.chars.get(char, ())), self._guarded_by_char.get(char, []))
             for char in self._words.chars.keys() | self._guarded_by_char.keys()
@@ -272,6 +275,15 @@ class Prefilter:
             self._damaged = True
         if self._damaged:
             return self.rules
+        return self._in_order(self._gated(chosen, text))
+
+    def _gated(self, chosen: set[int], text: str) -> set[int]:
+        """``chosen`` with the Cyrillic-only rules in when the text holds a Cyrillic letter, else out."""
+        if not self._cyrillic:
+            return chosen
+        return chosen | self._cyrillic if CYRILLIC.search(text) else chosen - self._cyrillic
+
+    def _in_order(self, chosen: set[int]) -> tuple[Rule, ...]:
         if not chosen:
             return ()
         rules = self.rules
