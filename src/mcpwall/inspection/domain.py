@@ -176,6 +176,8 @@ PROPERTY_DESCRIPTION = re.compile(r"^inputSchema\..{0,400}?properties\.([^.]{1,8
 PARENTHESIS = 200
 """How far back a parenthesized subject of a passive negation may open."""
 NESTING = 6
+NESTS = frozenset({"properties", "items", "additionalProperties", "$defs", "definitions"})
+"""The keys under which a sub-schema holds further properties."""
 """How deep nested properties (objects, items, ``$defs``) count among the definition's own names."""
 READ_TOOL = re.compile(
     r"\b(?:list|get|search|find|fetch|read|view|show|describe|query|lookup|check|count|preview|estimate)_[a-z0-9_]{2,60}",
@@ -206,7 +208,8 @@ class Own:
             names.add(str(obj.get("name", "")))
             names.update(_property_names(obj.get("inputSchema"), NESTING))
         kept = [n for n in names if IDENTIFIER.match(n)]
-        return cls(frozenset(canon(n) for n in kept) | frozenset(canon(snake_case(n)) for n in kept if CAMEL.search(n)))
+        camel = [canon(snake_case(n)) for n in kept if n != n.lower() and CAMEL.search(n)]
+        return cls(frozenset([canon(n) for n in kept] + camel))
 
     def claims(self, text: str) -> bool:
         """True when a word of ``text`` is part of an own name (``~/.kube/config`` for ``kubeconfig``)."""
@@ -220,27 +223,27 @@ class Own:
 
 
 def _property_names(schema: object, depth: int) -> set[str]:
-    """The names of a schema's properties, nested ones (objects, items, ``$defs``) included."""
+    """The names of a schema's properties, nested ones (objects, items, ``$defs``) included.
+
+    Only sub-schemas that nest anything are visited: most parameters are leaves, passed over by
+    one set test each.
+    """
     names: set[str] = set()
-    level = [schema]
-    for _ in range(depth):
-        deeper: list[object] = []
-        for node in level:
-            if not isinstance(node, dict):
-                continue
-            properties = node.get("properties")
-            if isinstance(properties, dict):
-                names.update(properties)
-                deeper += properties.values()
-            deeper += [node.get("items"), node.get("additionalProperties")]
-            for key in ("$defs", "definitions"):
-                defs = node.get(key)
-                if isinstance(defs, dict):
-                    deeper += defs.values()
-        level = [node for node in deeper if isinstance(node, dict)]
-        if not level:
-            break
-    return {str(name) for name in names}
+    stack = [(schema, depth)] if isinstance(schema, dict) else []
+    while stack:
+        node, left = stack.pop()
+        properties = node.get("properties")
+        children = list(properties.values()) if isinstance(properties, dict) else []
+        if isinstance(properties, dict):
+            names.update(str(name) for name in properties)
+        children += [node.get("items"), node.get("additionalProperties")]
+        for key in ("$defs", "definitions"):
+            defs = node.get(key)
+            if isinstance(defs, dict):
+                children += defs.values()
+        if left > 1:
+            stack += [(c, left - 1) for c in children if isinstance(c, dict) and not NESTS.isdisjoint(c)]
+    return names
 
 
 def snake_case(name: str) -> str:
