@@ -17,6 +17,12 @@ address the model. :func:`reclassify` rewrites such hits before the combinations
 - hits inside a quoted example ("such as 'ignore previous instructions'"), or in a scanner's
   sentence listing what it detects ("Flags descriptions that read ~/.ssh..."), are dropped;
 - commands in a sentence naming what the tool refuses ("pipes into sh are rejected") are dropped;
+- so are another tool named for another case ("use deploy_php instead", "use approve_mr to
+  approve rather than merge"), a call of a tool that only reads ("call list_payment_intents
+  first") and what the tool *may* do ("may squash commits, schedule auto-merge");
+- a value given to one of the tool's own parameters ("REQUIRES dry_run=False", "use orderBy") and
+  an action in a parameter's description that names the parameter ("makePublic: Make the image
+  public") are the tool's own; camelCase and nested property names count among its names;
 - secret words in a sentence saying where the tool's own credentials come from, and the
   conversation named by an order-free purpose sentence (an export tool), are the tool's own.
 
@@ -176,9 +182,9 @@ PROPERTY_DESCRIPTION = re.compile(r"^inputSchema\..{0,400}?properties\.([^.]{1,8
 PARENTHESIS = 200
 """How far back a parenthesized subject of a passive negation may open."""
 NESTING = 6
+"""How deep nested properties (objects, items, ``$defs``) count among the definition's own names."""
 NESTS = frozenset({"properties", "items", "additionalProperties", "$defs", "definitions"})
 """The keys under which a sub-schema holds further properties."""
-"""How deep nested properties (objects, items, ``$defs``) count among the definition's own names."""
 READ_TOOL = re.compile(
     r"\b(?:list|get|search|find|fetch|read|view|show|describe|query|lookup|check|count|preview|estimate)_[a-z0-9_]{2,60}",
     re.IGNORECASE,
@@ -394,8 +400,9 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
 
 def _idle(hit: Hit, text: str, refused: list[tuple[int, int]], alternatives: list[tuple[int, int]]) -> bool:
     """True for a hit that orders nothing: a command the tool refuses, another tool named as the
-    one to use instead (``for PHP sites use deploy_php instead``), or a verb that goes on a list of
-    what the tool may do (``may squash commits, schedule auto-merge``)."""
+    one to use instead (``for PHP sites use deploy_php instead``), a call of a tool that only reads
+    (``call list_payment_intents first``), or a verb that goes on a list of what the tool may do
+    (``may squash commits, schedule auto-merge``)."""
     if hit.signal in REFUSED_SIGNALS and _overlaps(hit, refused):
         return True
     if hit.signal == "side_action" and (
