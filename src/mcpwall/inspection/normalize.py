@@ -64,6 +64,12 @@ class NormalizedText:
     hidden: tuple[Segment, ...]
 
 
+JOINERS = frozenset("\u200c\u200d")
+"""Zero-width non-joiner and joiner: part of the spelling in several scripts."""
+JOINING_SCRIPTS = 0x0590
+"""From Hebrew on (Arabic, Syriac, Thaana, the Indic scripts...), past Latin, Greek and Cyrillic."""
+
+
 def _is_invisible(ch: str) -> bool:
     if ch in ZERO_WIDTH or ch in FILLERS or ch in BIDI_CONTROLS or ch in BIDI_MARKS:
         return True
@@ -111,6 +117,18 @@ def _invisible_kind(ch: str) -> str:
     return "zero_width" if ch in ZERO_WIDTH else "invisible"
 
 
+def _splits_word(ch: str, before: str, after: str) -> bool:
+    """Whether an invisible character between ``before`` and ``after`` splits a word.
+
+    A zero-width non-joiner or joiner between two letters of Arabic, Indic and other scripts
+    that write with them (Persian ``می‌خواهم``) is spelling, not a disguise; in Latin, Cyrillic
+    or Greek words any invisible character is one (``ig<U+200B>nore``).
+    """
+    if not (before.isalnum() and after.isalnum()):
+        return False
+    return not (ch in JOINERS and ord(before) >= JOINING_SCRIPTS and ord(after) >= JOINING_SCRIPTS)
+
+
 def _strip_invisible(text: str, found: list[Disguise], hidden: list[Segment]) -> str:
     kept: list[str] = []
     tags: list[str] = []
@@ -122,7 +140,7 @@ def _strip_invisible(text: str, found: list[Disguise], hidden: list[Segment]) ->
         if not _is_invisible(ch):
             kept.append(ch)
             continue
-        inside = 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
+        inside = 0 < i < len(text) - 1 and _splits_word(ch, text[i - 1], text[i + 1])
         found.append(Disguise(_invisible_kind(ch), i, f"<U+{code:04X}>", inside))
     if tags:
         payload = "".join(tags)
