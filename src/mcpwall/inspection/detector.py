@@ -29,6 +29,7 @@ from mcpwall.inspection.domain import (
     canon,
     is_value_slot,
     mention_spans,
+    parameter_names,
     prohibited_spans,
     quoted_example,
     reclassify,
@@ -206,15 +207,30 @@ OwnOf = Callable[[], Own]
 """The definition's own names, collected on first need (most judgements never need them)."""
 
 
-def _own_of(obj: object) -> OwnOf:
+def _own_of(obj: object, recall: Recall) -> OwnOf:
     collected: list[Own] = []
 
     def own() -> Own:
         if not collected:
-            collected.append(Own.of(obj))
+            collected.append(Own.of(obj, _parameters(obj, recall)))
         return collected[0]
 
     return own
+
+
+def _parameters(obj: object, recall: Recall) -> frozenset[str] | None:
+    """The own names of the definition's input schema, remembered per schema (listings repeat
+    schemas); None when the schema is not plain JSON (then :meth:`Own.of` reads it)."""
+    schema = obj.get("inputSchema") if isinstance(obj, dict) else None
+    try:
+        key = orjson.dumps(schema)
+    except TypeError:
+        return None
+    found = recall.parameters.get(key)
+    if found is None:
+        found = parameter_names(schema)
+        recall.parameters.put(key, found)
+    return found
 
 
 def _normalized(raw: str, recall: Recall) -> NormalizedText:
@@ -341,7 +357,7 @@ def inspect_definition(
         ValueError: unknown kind.
     """
     recall = recall_for(rules if rules is not None else compile_rules())
-    own = _own_of(obj)
+    own = _own_of(obj, recall)
     findings: list[Finding] = []
     hits: list[Hit] = []
     weighed: list[tuple[float, int]] = []

@@ -33,8 +33,8 @@ data the model copies into calls, where any order is out of place.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 from mcpwall.inspection.scoring import Hit
 
@@ -205,27 +205,41 @@ class Own:
     also with its words split: ``orderBy`` and ``order_by``)."""
 
     names: frozenset[str]
+    tokens: frozenset[str] = field(default=frozenset(), init=False, compare=False, repr=False)
+    """The words of the own names (``read_env_file`` gives read, env, file), computed once."""
 
     @classmethod
-    def of(cls, obj: object) -> Own:
-        """Collect the definition's own name and parameter names, normalized."""
-        names: set[str] = set()
-        if isinstance(obj, dict):
-            names.add(str(obj.get("name", "")))
-            names.update(_property_names(obj.get("inputSchema"), NESTING))
-        kept = [n for n in names if IDENTIFIER.match(n)]
-        camel = [canon(snake_case(n)) for n in kept if n != n.lower() and CAMEL.search(n)]
-        return cls(frozenset([canon(n) for n in kept] + camel))
+    def of(cls, obj: object, parameters: frozenset[str] | None = None) -> Own:
+        """Collect the definition's own name and parameter names, normalized.
+
+        Args:
+            obj: the definition.
+            parameters: its :func:`parameter_names`, when already known (a schema seen before).
+        """
+        if not isinstance(obj, dict):
+            return cls(frozenset())
+        name = canonical_names([str(obj.get("name", ""))])
+        return cls(name | (parameter_names(obj.get("inputSchema")) if parameters is None else parameters))
 
     def claims(self, text: str) -> bool:
         """True when a word of ``text`` is part of an own name (``~/.kube/config`` for ``kubeconfig``)."""
         words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(text.lower())} - GENERIC_TOKENS - PERSON_TOKENS
         return any(word in name for word in words for name in self.names)
 
-    @property
-    def tokens(self) -> frozenset[str]:
-        """The words of the own names (``read_env_file`` gives read, env, file)."""
-        return frozenset(w for n in self.names for w in WORD.findall(n.replace("_", " ")))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", frozenset(w for n in self.names for w in WORD.findall(n.replace("_", " "))))
+
+
+def canonical_names(names: Iterable[str]) -> frozenset[str]:
+    """Names as own names are kept: canonical, a camelCase one also with its words split."""
+    kept = [n for n in names if IDENTIFIER.match(n)]
+    camel = [canon(snake_case(n)) for n in kept if n != n.lower() and CAMEL.search(n)]
+    return frozenset([canon(n) for n in kept] + camel)
+
+
+def parameter_names(schema: object) -> frozenset[str]:
+    """The own names an input schema gives: its property names, nested ones included."""
+    return canonical_names(_property_names(schema, NESTING))
 
 
 def _property_names(schema: object, depth: int) -> set[str]:
@@ -389,7 +403,8 @@ def quoted_example(hit: Hit, spans: list[tuple[int, int]]) -> bool:
 def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     """The hits of one field (quoted examples already removed) with the tool's own subject marked."""
     provenance = tuple(_sentences_of(text, hits, "provenance"))
-    reading = Reading(text, purpose_end(field, text, hits), effect_clauses(field, text), provenance)
+    effect = effect_clauses(field, text) if any(h.signal in ACTIONS for h in hits) else ()
+    reading = Reading(text, purpose_end(field, text, hits), effect, provenance)
     refused = _refused_sentences(text)
     alternatives = [(h.start, h.end) for h in hits if h.signal == "redirect"]
     kept = [h for h in hits if not _idle(h, text, refused, alternatives)]

@@ -10,7 +10,8 @@ recur from tool to tool and server to server. For one rule set the detector keep
   on nothing else unless a hit involves the definition's own names (another tool, a forced
   parameter, an own secret file or recipient): then it is reused only for the same own names;
 - per top-level part of a definition (its key and exact JSON), the judged strings inside it;
-- per normalized text, its weight under the learned model (:mod:`learned`).
+- per normalized text, its weight under the learned model (:mod:`learned`);
+- per input schema (its exact JSON), the own names its parameters give.
 
 Memos are bounded (a full one starts over). :func:`forget` drops every memo — benchmarks use it
 to measure first sight; the rule set's regexes compiled so far and the prefilter's tables stay,
@@ -114,6 +115,7 @@ class Recall:
         self.strings: Memo[tuple[str, str], Judged] = Memo()
         self.parts: Memo[tuple[str, bytes], Part] = Memo()
         self.weighed: Memo[str, tuple[float, int]] = Memo()
+        self.parameters: Memo[bytes, frozenset[str]] = Memo()
 
     def clear(self) -> None:
         """Forget every remembered text, string and part (the prefilter's tables stay)."""
@@ -123,6 +125,7 @@ class Recall:
         self.strings.clear()
         self.parts.clear()
         self.weighed.clear()
+        self.parameters.clear()
 
 
 _RECALLS: dict[int, Recall] = {}
