@@ -195,6 +195,9 @@ ALTERNATIVE = re.compile(r"\b(?:rather\s{1,3}than|instead\s{1,3}of|as\s{1,3}an\s
 """After ``use X``: the tool named is the one for another case, not an extra step."""
 USED = re.compile(r"(?:use|using|with|via)\s{1,3}[`'\"]?([A-Za-z][A-Za-z0-9_]{2,60})\b", re.IGNORECASE)
 """An action that is the use of a named thing (``use orderBy``): the tool's own when the name is."""
+NAME_WORD = re.compile(r"[a-z]+")
+MIN_WORD = 3
+"""Letters a word needs to say what a property does (``WORD``'s minimum)."""
 CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 """A word boundary inside a camelCase name (``insertLocalImage``)."""
 
@@ -270,6 +273,11 @@ def snake_case(name: str) -> str:
     """A camelCase name with its words split (``makePublic`` gives ``make_Public``), so that its
     words count among the definition's own (:attr:`Own.tokens`)."""
     return CAMEL.sub("_", name)
+
+
+def name_words(name: str) -> set[str]:
+    """A name's words, lower case: ``callbackUrl`` and ``callback_url`` give {callback, url}."""
+    return set(NAME_WORD.findall(snake_case(name).lower()))
 
 
 def canon(name: str) -> str:
@@ -359,7 +367,7 @@ def effect_clauses(field: str, text: str) -> tuple[tuple[int, int], ...]:
     m = PROPERTY_DESCRIPTION.search(field)
     if m is None:
         return ()
-    stems = {w[:VERB_STEM] for w in WORD.findall(snake_case(m.group(1)).lower().replace("_", " "))}
+    stems = {w[:VERB_STEM] for w in name_words(m.group(1)) if len(w) >= MIN_WORD}
     if not stems:
         return ()
     clauses, start = [], 0

@@ -281,7 +281,8 @@ class Prefilter:
         """``chosen`` with the Cyrillic-only rules in when the text holds a Cyrillic letter, else out."""
         if not self._cyrillic:
             return chosen
-        return chosen | self._cyrillic if CYRILLIC.search(text) else chosen - self._cyrillic
+        cyrillic = not text.isascii() and CYRILLIC.search(text) is not None  # most texts are ASCII
+        return chosen | self._cyrillic if cyrillic else chosen - self._cyrillic
 
     def _in_order(self, chosen: set[int]) -> tuple[Rule, ...]:
         if not chosen:

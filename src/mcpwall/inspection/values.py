@@ -13,7 +13,7 @@ import re
 
 import orjson
 
-from mcpwall.inspection.domain import Own
+from mcpwall.inspection.domain import Own, name_words
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.normalize import make_visible, visible_context
 from mcpwall.inspection.scoring import Hit
@@ -92,7 +92,7 @@ def _orders(field: str, text: str, hits: list[Hit]) -> list[Finding]:
 def _parameter_words(field: str) -> set[str]:
     """The words of the parameter a value slot belongs to (empty for other fields)."""
     parameter = PARAMETER.search(field)
-    return _name_words(parameter.group(1)) if parameter else set()
+    return name_words(parameter.group(1)) if parameter else set()
 
 
 def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding]:
@@ -105,11 +105,6 @@ def _planted_destination(field: str, text: str, hits: list[Hit]) -> list[Finding
     planted = [h for h in hits if h.signal == "fixed_dest" and (copy_slot or "@" not in h.text)]
     description = "A parameter defaults to a fixed account or address: money or messages go there unless changed."
     return _value_finding("value.fixed_destination", "forced_argument", field, text, planted, description)
-
-
-def _name_words(name: str) -> set[str]:
-    """A parameter name's words: ``callbackUrl`` and ``callback_url`` give {callback, url}."""
-    return set(re.findall(r"[a-z]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()))
 
 
 def _planted_url(field: str, text: str, hits: list[Hit]) -> list[Finding]:
@@ -231,7 +226,7 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
     if not isinstance(properties, dict):
         return []
     findings = []
-    purpose = _name_words(str(obj.get("name", ""))) if isinstance(obj, dict) else set()
+    purpose = name_words(str(obj.get("name", ""))) if isinstance(obj, dict) else set()
     for name, spec in properties.items():
         if isinstance(spec, dict) and "default" in spec and _unsafe_default(str(name), spec, purpose):
             shown = make_visible(f"{name}: {_json_text(spec['default'])}")[:300]
@@ -259,7 +254,7 @@ def _lead_words(spec: dict[str, object]) -> set[str]:
 def _unsafe_default(name: str, spec: dict[str, object], purpose: set[str]) -> bool:
     """Whether a default is unsafe; ``purpose``, the tool's name words: a switch the tool is named
     for is its job (``is_public: true`` on ``notebook_share_public``)."""
-    default, words = spec["default"], _name_words(name)
+    default, words = spec["default"], name_words(name)
     if default is True:
         granted = (words & ALWAYS_UNSAFE) - purpose
         if granted == {"public"} and purpose & PUBLISHING:  # ``is_public: true`` on create_project, as below
