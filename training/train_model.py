@@ -6,8 +6,8 @@
 Data, none of it from ../shared:
 - attacks and honest look-alikes: the development probe sets (benchmarks/probes/dev*-*.jsonl);
   the held-out sets are never read here;
-- ordinary definitions: training/ordinary-*.jsonl, real tools/list results of public npm and PyPI
-  servers (training/gather_npm.py, training/gather_pypi.py).
+- ordinary definitions: training/ordinary-*.jsonl and training/tune2/*.jsonl, real tools/list
+  results of public npm and PyPI servers (training/gather_npm.py, training/gather_pypi.py).
 
 The threshold is set out of fold: definitions are split into folds by origin (a probe set, a
 package), each fold is scored by a model trained on the others, and the threshold is the
@@ -220,15 +220,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--probes", type=Path, default=ROOT / "benchmarks" / "probes")
     parser.add_argument(
-        "--ordinary", type=Path, nargs="*", default=sorted((ROOT / "training").glob("ordinary-*.jsonl"))
+        "--ordinary",
+        type=Path,
+        nargs="*",
+        default=sorted((ROOT / "training").glob("ordinary-*.jsonl")) + sorted((ROOT / "training" / "tune2").glob("*.jsonl")),
     )
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "mcpwall" / "inspection" / "model.json")
-    parser.add_argument("--c", type=float, default=4.0)
+    parser.add_argument("--c", type=float, default=16.0)
     parser.add_argument("--min-count", type=int, default=2)
     parser.add_argument("--ordinary-weight", type=float, default=3.0)
     parser.add_argument("--ordinary-quantile", type=float, default=0.998)
     parser.add_argument("--lookalike-quantile", type=float, default=0.99)
-    parser.add_argument("--min-weight", type=float, default=0.05)
+    parser.add_argument("--min-weight", type=float, default=0.15)
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     data = load(args.probes, args.ordinary)
