@@ -6,7 +6,7 @@
 Data, none of it from ../shared:
 - attacks and honest look-alikes: the development probe sets (benchmarks/probes/dev*-*.jsonl);
   the held-out sets are never read here;
-- ordinary definitions: training/ordinary-*.jsonl and training/tune2/*.jsonl, real tools/list
+- ordinary definitions: training/ordinary-*.jsonl and training/tune*/*.jsonl, real tools/list
   results of public npm and PyPI servers (training/gather_npm.py, training/gather_pypi.py).
 
 The threshold is set out of fold: definitions are split into folds by origin (a probe set, a
@@ -223,7 +223,8 @@ def main() -> int:
         "--ordinary",
         type=Path,
         nargs="*",
-        default=sorted((ROOT / "training").glob("ordinary-*.jsonl")) + sorted((ROOT / "training" / "tune2").glob("*.jsonl")),
+        default=sorted((ROOT / "training").glob("ordinary-*.jsonl"))
+        + sorted((ROOT / "training").glob("tune*/*.jsonl")),
     )
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "mcpwall" / "inspection" / "model.json")
     parser.add_argument("--c", type=float, default=16.0)
@@ -231,7 +232,7 @@ def main() -> int:
     parser.add_argument("--ordinary-weight", type=float, default=3.0)
     parser.add_argument("--ordinary-quantile", type=float, default=0.998)
     parser.add_argument("--lookalike-quantile", type=float, default=0.99)
-    parser.add_argument("--min-weight", type=float, default=0.15)
+    parser.add_argument("--min-weight", type=float, default=0.25)
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     data = load(args.probes, args.ordinary)

@@ -63,6 +63,34 @@ def test_each_cjk_character_is_a_word() -> None:
     assert terms("送信") == ["送", "信", "送 信"]
 
 
+def test_schema_type_keywords_are_not_read_by_the_model() -> None:
+    tool = {
+        "name": "t",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"type": {"type": "string", "description": "Kind"}, "items": {"type": "array"}},
+        },
+        "outputSchema": {"type": "object"},
+        "annotations": {"type": "note"},
+    }
+    assert visible_texts("tool", tool, str) == ["t", "type", "Kind", "items", "note"]
+
+
+def test_type_keywords_weigh_nothing_at_run_time() -> None:
+    """The detector weighs a schema as the training script reads it: its type words left out."""
+    from mcpwall.inspection.catalog import compile_rules
+    from mcpwall.inspection.detector import _own_of, _part
+    from mcpwall.inspection.memo import recall_for
+
+    schema = {"type": "object", "properties": {"a": {"type": "string", "description": "A string value"}}}
+    recall = recall_for(compile_rules())
+    weighed = _part("inputSchema", schema, recall, _own_of({"inputSchema": schema}, recall))[2]
+    model = packaged_model()
+    expected = [model.weigh(normalize(text).text) for text in ("a", "A string value")]
+    assert weighed[1] == sum(count for _, count in expected) == 6  # "object" and "string" would make 8
+    assert weighed[0] == pytest.approx(sum(total for total, _ in expected))
+
+
 def test_a_string_weighs_the_sum_of_its_terms() -> None:
     model = Model({"send": 2.0, "the file": -0.5}, bias=-1.0, threshold=0.0)
     assert model.weigh("Send the file") == (1.5, 5)
@@ -97,10 +125,28 @@ def test_a_short_definition_is_left_to_the_rules() -> None:
     assert _findings(model, "send word") == []
 
 
-@pytest.mark.parametrize("body", [b"[]", b'{"bias": 0, "threshold": 1}', b'{"weights": {}, "threshold": 1}'])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[]",
+        b'{"bias": 0, "threshold": 1}',
+        b'{"weights": {}, "threshold": 1}',
+        b'{"weights": {"a": "1"}, "bias": 0, "threshold": 1}',
+        b'{"weights": {"a": null}, "bias": 0, "threshold": 1}',
+        b'{"weights": {"a": true}, "bias": 0, "threshold": 1}',
+        b'{"weights": {}, "bias": "0", "threshold": 1}',
+    ],
+)
 def test_a_malformed_model_is_refused(body: bytes) -> None:
-    with pytest.raises((ValueError, KeyError)):
+    with pytest.raises(ValueError, match="model"):
         parse_model(body)
+
+
+def test_a_model_reads_integer_weights_as_floats() -> None:
+    model = parse_model(b'{"weights": {"send": 2, "the file": -0.5}, "bias": -1, "threshold": 0}')
+    assert model.weights == {"send": 2.0, "the file": -0.5}
+    assert all(type(weight) is float for weight in model.weights.values())
+    assert (model.bias, model.threshold) == (-1.0, 0.0)
 
 
 def test_the_packaged_model_was_trained_on_the_committed_data() -> None:

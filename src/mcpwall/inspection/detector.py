@@ -35,7 +35,7 @@ from mcpwall.inspection.domain import (
     reclassify,
     taken_back,
 )
-from mcpwall.inspection.fields import visible_parts, walk_strings
+from mcpwall.inspection.fields import schema_keyword, visible_parts, walk_strings
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.learned import KINDS as MODEL_KINDS
 from mcpwall.inspection.learned import combined, model_findings, packaged_model, visible_texts
@@ -300,7 +300,8 @@ def _part(path: str, value: object, recall: Recall, own: OwnOf) -> PartResult:
     part = None if key is None else recall.parts.get(key)
     if part is None:
         strings = [_judge(field, raw, recall, own) for field, raw in walk_strings(value, path)]
-        part = Part.of(strings, combined(_weigh(judged.raw, recall) for judged in strings))
+        weighed = combined(_weigh(judged.raw, recall) for judged in strings if not schema_keyword(judged.field))
+        part = Part.of(strings, weighed)
         if key is not None:
             recall.parts.put(key, part)
     elif not part.own_free:  # only its strings judged with the names may judge otherwise

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 KINDS = frozenset({"tool", "prompt", "resource", "resource_template", "instructions"})
+SCHEMAS = ("inputSchema", "outputSchema")
 NAME_KEYS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 TOP_KEYS: dict[str, tuple[str, ...]] = {
     "tool": ("name", "title", "description"),
@@ -25,6 +26,15 @@ NESTED_KEYS: dict[str, tuple[str, ...]] = {
     "resource": ("annotations",),
     "resource_template": ("annotations",),
 }
+
+
+def schema_keyword(path: str) -> bool:
+    """Whether a string is a JSON Schema ``type`` keyword's value (``string``, ``object``...), not
+    a property named ``type``: the rules read it like any string; the learned model leaves it out,
+    since how many parameters of each type a definition has is no sign of poisoning (trained on
+    it, the model weighed the type words of hand-written attacks against real servers' ones)."""
+    parent, _, last = path.rpartition(".")
+    return last == "type" and path.startswith(SCHEMAS) and parent.rpartition(".")[2] not in NAME_KEYS
 
 
 def _join(path: str, key: str) -> str:

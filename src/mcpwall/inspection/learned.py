@@ -32,7 +32,7 @@ from typing import Final
 
 import orjson
 
-from mcpwall.inspection.fields import visible_strings
+from mcpwall.inspection.fields import schema_keyword, visible_strings
 from mcpwall.inspection.findings import Finding, Severity
 
 MODEL_FILE: Final = "model.json"
@@ -108,8 +108,9 @@ def terms(text: str) -> list[str]:
 
 
 def visible_texts(kind: str, obj: object, normalized: Callable[[str], str]) -> list[str]:
-    """The normalized text of every model-visible string of a definition."""
-    return [normalized(raw) for _, raw in visible_strings(kind, obj)]
+    """The normalized text of every model-visible string of a definition that the model reads
+    (all but schema ``type`` keywords: :func:`~mcpwall.inspection.fields.schema_keyword`)."""
+    return [normalized(raw) for path, raw in visible_strings(kind, obj) if not schema_keyword(path)]
 
 
 def parse_model(data: bytes) -> Model:
@@ -121,8 +122,18 @@ def parse_model(data: bytes) -> Model:
     parsed = orjson.loads(data)
     if not isinstance(parsed, dict) or not isinstance(parsed.get("weights"), dict):
         raise ValueError("a model is a JSON object with a weights object")
-    weights = {str(k): float(v) for k, v in parsed["weights"].items()}
-    return Model(weights, float(parsed["bias"]), float(parsed["threshold"]))
+    weights: dict[str, float] = parsed["weights"]
+    for term, weight in weights.items():  # JSON keys are strings; the weights are made floats in place
+        if type(weight) is not float:  # a copy of the dict would double the process's peak memory
+            weights[term] = _number(weight)
+    return Model(weights, _number(parsed.get("bias")), _number(parsed.get("threshold")))
+
+
+def _number(value: object) -> float:
+    """A JSON number as a float (not a boolean, string or anything else)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"a model's numbers are JSON numbers, not {value!r}")
+    return float(value)
 
 
 @cache
