@@ -12,6 +12,8 @@ import pytest
 
 from mcpwall.audit import AuditChain, Auditor
 from mcpwall.inspection import Finding, Severity, inspect_definition, max_severity, normalize
+from mcpwall.inspection.catalog import compile_rules
+from mcpwall.inspection.detector import _own_of, _part
 from mcpwall.inspection.learned import (
     MIN_TERMS,
     RULE_ID,
@@ -22,6 +24,7 @@ from mcpwall.inspection.learned import (
     terms,
     visible_texts,
 )
+from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.review import ToolReviewer
 from mcpwall.inspection.settings import InspectionSettings
 from mcpwall.store import SqliteStore
@@ -78,10 +81,6 @@ def test_schema_type_keywords_are_not_read_by_the_model() -> None:
 
 def test_type_keywords_weigh_nothing_at_run_time() -> None:
     """The detector weighs a schema as the training script reads it: its type words left out."""
-    from mcpwall.inspection.catalog import compile_rules
-    from mcpwall.inspection.detector import _own_of, _part
-    from mcpwall.inspection.memo import recall_for
-
     schema = {"type": "object", "properties": {"a": {"type": "string", "description": "A string value"}}}
     recall = recall_for(compile_rules())
     weighed = _part("inputSchema", schema, recall, _own_of({"inputSchema": schema}, recall))[2]

@@ -123,8 +123,8 @@ def parse_model(data: bytes) -> Model:
     if not isinstance(parsed, dict) or not isinstance(parsed.get("weights"), dict):
         raise ValueError("a model is a JSON object with a weights object")
     weights: dict[str, float] = parsed["weights"]
-    for term, weight in weights.items():  # JSON keys are strings; the weights are made floats in place
-        if type(weight) is not float:  # a copy of the dict would double the process's peak memory
+    for term, weight in weights.items():  # JSON keys are strings; the weights are made floats in
+        if type(weight) is not float:  # place (a copy would hold two dicts of every term at once)
             weights[term] = _number(weight)
     return Model(weights, _number(parsed.get("bias")), _number(parsed.get("threshold")))
 
