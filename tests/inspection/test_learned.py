@@ -14,6 +14,7 @@ from mcpwall.audit import AuditChain, Auditor
 from mcpwall.inspection import Finding, Severity, inspect_definition, max_severity, normalize
 from mcpwall.inspection.catalog import compile_rules
 from mcpwall.inspection.detector import _own_of, _part
+from mcpwall.inspection.fields import schema_keyword
 from mcpwall.inspection.learned import (
     MIN_TERMS,
     RULE_ID,
@@ -77,6 +78,24 @@ def test_schema_type_keywords_are_not_read_by_the_model() -> None:
         "annotations": {"type": "note"},
     }
     assert visible_texts("tool", tool, str) == ["t", "type", "Kind", "items", "note"]
+
+
+@pytest.mark.parametrize(
+    ("path", "keyword"),
+    [
+        ("inputSchema.type", True),
+        ("inputSchema.properties.x.type", True),
+        ("inputSchema.properties.type.type", True),
+        ("outputSchema.properties.a.items.type", True),
+        ("inputSchema.properties.type", False),  # a property named type
+        ("inputSchema.$defs.type", False),
+        ("inputSchema.properties.subtype", False),
+        ("annotations.type", False),
+        ("description", False),
+    ],
+)
+def test_a_schema_keyword_is_a_type_value_inside_a_schema(path: str, keyword: bool) -> None:
+    assert schema_keyword(path) is keyword
 
 
 def test_type_keywords_weigh_nothing_at_run_time() -> None:

@@ -33,8 +33,10 @@ def schema_keyword(path: str) -> bool:
     a property named ``type``: the rules read it like any string; the learned model leaves it out,
     since how many parameters of each type a definition has is no sign of poisoning (trained on
     it, the model weighed the type words of hand-written attacks against real servers' ones)."""
-    parent, _, last = path.rpartition(".")
-    return last == "type" and path.startswith(SCHEMAS) and parent.rpartition(".")[2] not in NAME_KEYS
+    if not path.endswith(".type") or not path.startswith(SCHEMAS):  # most strings: one test each
+        return False
+    parent = path[: -len(".type")]
+    return parent.rpartition(".")[2] not in NAME_KEYS
 
 
 def _join(path: str, key: str) -> str:
