@@ -195,6 +195,8 @@ ALTERNATIVE = re.compile(r"\b(?:rather\s{1,3}than|instead\s{1,3}of|as\s{1,3}an\s
 """After ``use X``: the tool named is the one for another case, not an extra step."""
 USED = re.compile(r"(?:use|using|with|via)\s{1,3}[`'\"]?([A-Za-z][A-Za-z0-9_]{2,60})\b", re.IGNORECASE)
 """An action that is the use of a named thing (``use orderBy``): the tool's own when the name is."""
+OBJECT_NAME = re.compile(r"\s{1,3}(?:the\s{1,3})?[`'\"]?([A-Za-z_][A-Za-z0-9_]{1,60})")
+"""The name right after a verb: its object, when it is a parameter (``Set `create_moodle` ...``)."""
 NAME_WORD = re.compile(r"[a-z]+")
 MIN_WORD = 3
 """Letters a word needs to say what a property does (``WORD``'s minimum)."""
@@ -353,7 +355,12 @@ def _is_own(hit: Hit, own: Own, reading: Reading) -> bool:
     if hit.signal in ASSIGNMENTS:
         return any(canon(name) in own.names for name in ASSIGNED.findall(hit.text))
     if hit.signal in ACTIONS:
-        return hit.end <= purpose or _overlaps(hit, reading.effect) or _own_action(hit, own, text[:purpose])
+        return (
+            hit.end <= purpose
+            or _overlaps(hit, reading.effect)
+            or _own_action(hit, own, text[:purpose])
+            or _sets_own_parameter(hit, own, text)
+        )
     if hit.end <= purpose or any(start <= hit.start < end for start, end in reading.provenance):
         return True
     words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(hit.text.lower())} - GENERIC_TOKENS
@@ -401,6 +408,15 @@ def _own_action(hit: Hit, own: Own, purpose: str) -> bool:
     verb = next((w for w in WORD.findall(hit.text.lower()) if w not in FUNCTION_WORDS), "")
     named = own.tokens | set(WORD.findall(purpose.lower()))
     return bool(verb) and verb[:VERB_STEM] in {word[:VERB_STEM] for word in named}
+
+
+def _sets_own_parameter(hit: Hit, own: Own, text: str) -> bool:
+    """An imperative whose object is one of the tool's own parameters (``Set skipConfirmation=true
+    to execute at once``): usage advice for this tool, as a value given to its own parameter is."""
+    if hit.signal != "imperative":
+        return False
+    target = OBJECT_NAME.match(text, hit.end)
+    return target is not None and canon(target.group(1)) in own.names
 
 
 def quoted_example(hit: Hit, spans: list[tuple[int, int]]) -> bool:

@@ -13,7 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from mcpwall.inspection.combos import COMBOS, Combo
+from mcpwall.inspection.combos import COMBOS, ORDERS, Combo
+
+
+STANCES: Final = ORDERS | {"preauth", "bypass", "unasked"}
+"""Signals that read how a text addresses the model (an order, a claim of consent, a skipped
+confirmation), rather than naming a thing: one phrase is one stance, however many rules read it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +43,19 @@ class Hit:
 
 
 def _reused(hit: Hit, used: tuple[Hit, ...]) -> bool:
-    """A hit already chosen, or the same words again (a repeated phrase is one signal)."""
-    return any(hit == u or (hit.signal == u.signal and hit.text.lower() == u.text.lower()) for u in used)
+    """A hit already chosen, or the same words again: a repeated phrase is one signal, and so is
+    one phrase that two rules both read as a stance towards the model (``a Global Policy domain``
+    is not a standing rule *and* a claim of authority, ``pre-approved`` not consent *and* a
+    bypass). A phrase may still name a thing and be read as a stance: ``each time write_file
+    runs`` names another tool and the trigger of its calls."""
+    return any(hit == u or _same_words(hit, u) for u in used)
+
+
+def _same_words(hit: Hit, other: Hit) -> bool:
+    if hit.signal == other.signal and hit.text.lower() == other.text.lower():
+        return True
+    same_span = hit.field == other.field and hit.start == other.start and hit.end == other.end
+    return same_span and hit.signal in STANCES and other.signal in STANCES
 
 
 def _pick(combo: Combo, depth: int, hits: list[Hit], used: tuple[Hit, ...]) -> tuple[Hit, ...] | None:
