@@ -230,7 +230,7 @@ def main() -> int:
     parser.add_argument("--c", type=float, default=16.0)
     parser.add_argument("--min-count", type=int, default=2)
     parser.add_argument("--ordinary-weight", type=float, default=3.0)
-    parser.add_argument("--ordinary-quantile", type=float, default=0.998)
+    parser.add_argument("--ordinary-quantile", type=float, default=0.997)
     parser.add_argument("--lookalike-quantile", type=float, default=0.99)
     parser.add_argument("--min-weight", type=float, default=0.35)
     parser.add_argument("--dry-run", action="store_true")
