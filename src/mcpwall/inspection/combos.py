@@ -219,7 +219,7 @@ combo.foreign_rule tool_shadowing high near
 combo.privileged_rewrite shell_injection high near
     privilege + arg_override|foreign_scope|ORDERS|imperative|other_tool
 combo.user_choice_override tool_shadowing high near
-    arg_override + other_tool|foreign_scope|fixed_dest|side_action|privilege|concealment
+    arg_override + foreign_scope|fixed_dest|side_action|privilege|concealment
 combo.secret_into_parameter credential_theft critical near
     secret_seen + forced_value|forced_own|fill|arg_sink|quoted_sink|data_flow|transfer|ORDERS
 combo.personal_records exfiltration high near

@@ -15,7 +15,6 @@ from typing import Final
 
 from mcpwall.inspection.combos import COMBOS, ORDERS, Combo
 
-
 STANCES: Final = ORDERS | {"preauth", "bypass", "unasked"}
 """Signals that read how a text addresses the model (an order, a claim of consent, a skipped
 confirmation), rather than naming a thing: one phrase is one stance, however many rules read it."""
