@@ -24,7 +24,6 @@ from mcpwall.inspection.catalog import Rule, compile_rules
 from mcpwall.inspection.decoding import Segment
 from mcpwall.inspection.disguises import disguise_findings
 from mcpwall.inspection.domain import (
-    OWNABLE,
     Own,
     canon,
     is_value_slot,
@@ -69,8 +68,6 @@ HIDDEN_ORDERS = frozenset(
 )
 IDENTIFIER_WORDS = 4
 """Underscores a property name needs before it is also read as words (four joins make five words)."""
-OWN_SIGNALS = frozenset({"other_tool", "forced_value", *OWNABLE})
-"""Signals judged against the definition's own names (see `_is_foreign_tool`, `_signal`, `reclassify`)."""
 
 
 def _is_foreign_tool(match: re.Match[str], own: Own) -> bool:
@@ -78,14 +75,14 @@ def _is_foreign_tool(match: re.Match[str], own: Own) -> bool:
     if not name:
         return False
     name = canon(name)
-    return name not in own.names and name not in GENERIC_TOOL_WORDS
+    return not own.has(name) and name not in GENERIC_TOOL_WORDS
 
 
 def _signal(rule: Rule, match: re.Match[str], own: Own) -> str:
     """The rule's signal, except a forced value on the tool's own parameter (usage advice)."""
     named = match.groupdict()
     param = named.get("param") or named.get("param2")
-    if rule.signal == "forced_value" and param and canon(param) in own.names:
+    if rule.signal == "forced_value" and param and own.has(canon(param)):
         return "forced_own"
     return rule.signal
 
@@ -100,17 +97,15 @@ def _matches(text: str, recall: Recall) -> Matches:
     return found
 
 
-def _hits(text: str, recall: Recall, own: Own, field: str) -> tuple[list[tuple[Rule, Hit]], bool]:
-    """The hits of the rules that apply to the field, and whether own names judged any of them."""
+def _hits(text: str, recall: Recall, own: Own, field: str) -> list[tuple[Rule, Hit]]:
+    """The hits of the rules that apply to the field."""
     found = []
-    own_used = False
     for rule, m in _matches(text, recall):
         if rule.applies_to(field):
-            own_used = own_used or rule.signal in OWN_SIGNALS
             if rule.signal == "other_tool" and not _is_foreign_tool(m, own):
                 continue
             found.append((rule, Hit(_signal(rule, m, own), rule.spec.id, m.start(), m.end(), field, m.group(0))))
-    return found, own_used
+    return found
 
 
 def _solo(field: str, text: str, rule: Rule, hit: Hit) -> Finding:
@@ -120,16 +115,15 @@ def _solo(field: str, text: str, rule: Rule, hit: Hit) -> Finding:
     return Finding(spec.id, spec.category, spec.severity, field, matched, hit.start, context, spec.description)
 
 
-def score_text(field: str, text: str, recall: Recall, own: Own) -> tuple[list[Finding], list[Hit], bool]:
+def score_text(field: str, text: str, recall: Recall, own: Own) -> tuple[list[Finding], list[Hit]]:
     """Findings for one normalized text: reportable signals alone, then fired combinations.
 
     Returns:
-        The findings, every hit (for callers that judge hidden text), and whether the
-        definition's own names took part.
+        The findings, and every hit (for callers that judge hidden text).
     """
-    matched, own_used = _hits(text, recall, own, field)
+    matched = _hits(text, recall, own, field)
     if not matched:
-        return [], [], own_used
+        return [], []
     spans = mention_spans(text)
     prohibited = prohibited_spans(text)
     pairs = [(rule, hit) for rule, hit in matched if not quoted_example(hit, spans) and not taken_back(hit, prohibited)]
@@ -149,11 +143,11 @@ def score_text(field: str, text: str, recall: Recall, own: Own) -> tuple[list[Fi
                 combo.description,
             )
         )
-    return findings, hits, own_used
+    return findings, hits
 
 
-def _hidden(field: str, segment: Segment, recall: Recall, own: Own) -> tuple[list[Finding], bool]:
-    findings, hits, own_used = score_text(f"{field}<{segment.channel}>", segment.text, recall, own)
+def _hidden(field: str, segment: Segment, recall: Recall, own: Own) -> list[Finding]:
+    findings, hits = score_text(f"{field}<{segment.channel}>", segment.text, recall, own)
     orders = [h for h in hits if h.signal in HIDDEN_ORDERS]
     if orders:
         first = orders[0]
@@ -170,7 +164,7 @@ def _hidden(field: str, segment: Segment, recall: Recall, own: Own) -> tuple[lis
                 f"first at {first.start}.",
             )
         )
-    return findings, own_used
+    return findings
 
 
 def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
@@ -180,19 +174,20 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
         field: JSON path of the string.
         raw: the string as the server sent it.
         recall: the rule set's memory (see :func:`~mcpwall.inspection.memo.recall_for`).
-        own: the definition's own names, so self-references are not "other tools".
+        own: the definition's own names, so self-references are not "other tools"; the questions
+            the judgement asks of them are kept with it (see :meth:`Own.agrees`).
     """
+    own.asked.clear()
     normalized = _normalized(raw, recall)
     findings = disguise_findings(field, normalized)
-    scored, hits, own_used = score_text(field, normalized.text, recall, own)
+    scored, hits = score_text(field, normalized.text, recall, own)
     findings += scored
     if is_value_slot(field):
         findings += value_findings(field, normalized.text, hits, own)
     for segment in (*normalized.hidden, *_identifier_words(field, normalized.text)):
-        hidden, used = _hidden(field, segment, recall, own)
-        findings += hidden
-        own_used = own_used or used
-    return Judged(field, raw, tuple(findings), tuple(hits), own.names if own_used else None)
+        findings += _hidden(field, segment, recall, own)
+    asked = tuple(dict.fromkeys(own.asked))  # a question asked twice is checked once
+    return Judged(field, raw, tuple(findings), tuple(hits), asked or None)
 
 
 def _identifier_words(field: str, text: str) -> list[Segment]:
@@ -264,7 +259,7 @@ def _judge(field: str, raw: str, recall: Recall, own: OwnOf) -> Judged:
     """
     key = (field, raw)
     known = recall.strings.get(key)
-    if known is not None and (known.own is None or known.own == own().names):
+    if known is not None and (known.own is None or own().agrees(known.own)):
         return known
     judged = (
         Judged(field, raw, (), ())
@@ -305,7 +300,9 @@ def _part(path: str, value: object, recall: Recall, own: OwnOf) -> PartResult:
         if key is not None:
             recall.parts.put(key, part)
     elif not part.own_free:  # only its strings judged with the names may judge otherwise
-        part = Part.of([_rejudged(judged, recall, own) for judged in part.strings], part.weighed)
+        strings = [_rejudged(judged, recall, own) for judged in part.strings]
+        if any(new is not old for new, old in zip(strings, part.strings, strict=True)):
+            part = Part.of(strings, part.weighed)
     return part.findings, part.hits, part.weighed
 
 

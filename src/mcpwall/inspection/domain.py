@@ -204,14 +204,25 @@ CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 """A word boundary inside a camelCase name (``insertLocalImage``)."""
 
 
+Question = tuple[str, str, bool | frozenset[str]]
+"""One thing a judgement asked of a definition's own names: ``(question, subject, answer)``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Own:
     """Names that belong to the definition itself (its name, its parameters; a camelCase name
-    also with its words split: ``orderBy`` and ``order_by``)."""
+    also with its words split: ``orderBy`` and ``order_by``).
 
-    names: frozenset[str]
-    tokens: frozenset[str] = field(default=frozenset(), init=False, compare=False, repr=False)
-    """The words of the own names (``read_env_file`` gives read, env, file), computed once."""
+    Judgements ask about them through `has`, `claims`, `tokens` and `names`, and each question
+    is noted in `asked`: a judgement holds for any definition whose names answer its questions
+    alike (`agrees`). Listings repeat a description under other tool names, and its judgement
+    rarely asks about the name that differs.
+    """
+
+    _names: frozenset[str]
+    asked: list[Question] = field(default_factory=list, compare=False, repr=False)
+    """The questions asked so far (the detector clears it before each string it judges)."""
+    _tokens: frozenset[str] | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
     def of(cls, obj: object, parameters: frozenset[str] | None = None) -> Own:
@@ -226,13 +237,53 @@ class Own:
         name = canonical_names([str(obj.get("name", ""))])
         return cls(name | (parameter_names(obj.get("inputSchema")) if parameters is None else parameters))
 
+    @property
+    def names(self) -> frozenset[str]:
+        """Every own name (a judgement reading them all holds only for the same names)."""
+        self.asked.append(("names", "", self._names))
+        return self._names
+
+    @property
+    def tokens(self) -> frozenset[str]:
+        """The words of the own names (``read_env_file`` gives read, env, file)."""
+        found = self._token_set()
+        self.asked.append(("tokens", "", found))
+        return found
+
+    def has(self, name: str) -> bool:
+        """True when ``name`` (canonical, see :func:`canon`) is an own name."""
+        found = name in self._names
+        self.asked.append(("has", name, found))
+        return found
+
     def claims(self, text: str) -> bool:
         """True when a word of ``text`` is part of an own name (``~/.kube/config`` for ``kubeconfig``)."""
-        words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(text.lower())} - GENERIC_TOKENS - PERSON_TOKENS
-        return any(word in name for word in words for name in self.names)
+        found = self._claims(text)
+        self.asked.append(("claims", text, found))
+        return found
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tokens", frozenset(w for n in self.names for w in WORD.findall(n.replace("_", " "))))
+    def agrees(self, asked: Iterable[Question]) -> bool:
+        """Whether these names answer every question as the ones that were asked did."""
+        return all(self._answer(question, subject) == answer for question, subject, answer in asked)
+
+    def _answer(self, question: str, subject: str) -> bool | frozenset[str]:
+        if question == "has":
+            return subject in self._names
+        if question == "claims":
+            return self._claims(subject)
+        return self._token_set() if question == "tokens" else self._names
+
+    def _claims(self, text: str) -> bool:
+        words = {KEY_FILES.get(w, w) for w in KEY_WORD.findall(text.lower())} - GENERIC_TOKENS - PERSON_TOKENS
+        return any(word in name for word in words for name in self._names)
+
+    def _token_set(self) -> frozenset[str]:
+        """The tokens, computed on first need (most definitions never need them)."""
+        if self._tokens is None:
+            tokens = frozenset(w for n in self._names for w in WORD.findall(n.replace("_", " ")))
+            object.__setattr__(self, "_tokens", tokens)
+            return tokens
+        return self._tokens
 
 
 def canonical_names(names: Iterable[str]) -> frozenset[str]:
@@ -351,9 +402,9 @@ class Reading:
 def _is_own(hit: Hit, own: Own, reading: Reading) -> bool:
     purpose, text = reading.purpose, reading.text
     if hit.signal == "recipient":
-        return canon(hit.text) in own.names
+        return own.has(canon(hit.text))
     if hit.signal in ASSIGNMENTS:
-        return any(canon(name) in own.names for name in ASSIGNED.findall(hit.text))
+        return any(own.has(canon(name)) for name in ASSIGNED.findall(hit.text))
     if hit.signal in ACTIONS:
         return (
             hit.end <= purpose
@@ -403,7 +454,7 @@ def _own_action(hit: Hit, own: Own, purpose: str) -> bool:
     letters (approve, approves, approved).
     """
     used = USED.match(hit.text)
-    if used is not None and canon(used.group(1)) in own.names:
+    if used is not None and own.has(canon(used.group(1))):
         return True  # ``use orderBy for another order``: the tool's own parameter
     verb = next((w for w in WORD.findall(hit.text.lower()) if w not in FUNCTION_WORDS), "")
     named = own.tokens | set(WORD.findall(purpose.lower()))

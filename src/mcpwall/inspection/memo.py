@@ -8,7 +8,8 @@ recur from tool to tool and server to server. For one rule set the detector keep
   once with the rule set) and, per text, their matches; per raw string, its normalized text;
 - per ``(field, string)``, the :class:`Judged` result — findings and signal hits — which depends
   on nothing else unless a hit involves the definition's own names (another tool, a forced
-  parameter, an own secret file or recipient): then it is reused only for the same own names;
+  parameter, an own secret file or recipient): then it is reused only for names that answer the
+  questions it asked of them alike (a copy of a tool under another name mostly does);
 - per top-level part of a definition (its key and exact JSON), the judged strings inside it;
 - per normalized text, its weight under the learned model (:mod:`learned`);
 - per input schema (its exact JSON), the own names its parameters give.
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from mcpwall.inspection.catalog import Rule
+from mcpwall.inspection.domain import Question
 from mcpwall.inspection.findings import Finding
 from mcpwall.inspection.normalize import NormalizedText
 from mcpwall.inspection.prefilter import Prefilter
@@ -69,15 +71,16 @@ class Judged:
         raw: the string as the server sent it.
         findings: what it alone shows (disguises, signals, combinations, hidden orders).
         hits: signal hits in its visible text (for definition-wide combinations).
-        own: the definition's own names it was judged with, when they could change the
-            outcome; None when the judgement holds for any definition.
+        own: what it asked of the definition's own names, with the answers (see
+            :meth:`~mcpwall.inspection.domain.Own.agrees`); None when it asked nothing, so holds
+            for any definition.
     """
 
     field: str
     raw: str
     findings: tuple[Finding, ...]
     hits: tuple[Hit, ...]
-    own: frozenset[str] | None = None
+    own: tuple[Question, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,10 +225,13 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict):
         return []
+    defaulted = [(name, spec) for name, spec in properties.items() if isinstance(spec, dict) and "default" in spec]
+    if not defaulted:  # most tools: no default, and the tool's name need not be read
+        return []
     findings = []
     purpose = name_words(str(obj.get("name", ""))) if isinstance(obj, dict) else set()
-    for name, spec in properties.items():
-        if isinstance(spec, dict) and "default" in spec and _unsafe_default(str(name), spec, purpose):
+    for name, spec in defaulted:
+        if _unsafe_default(str(name), spec, purpose):
             shown = make_visible(f"{name}: {_json_text(spec['default'])}")[:300]
             findings.append(
                 Finding(
