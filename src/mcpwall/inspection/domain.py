@@ -467,7 +467,7 @@ def _sets_own_parameter(hit: Hit, own: Own, text: str) -> bool:
     if hit.signal != "imperative":
         return False
     target = OBJECT_NAME.match(text, hit.end)
-    return target is not None and canon(target.group(1)) in own.names
+    return target is not None and own.has(canon(target.group(1)))
 
 
 def quoted_example(hit: Hit, spans: list[tuple[int, int]]) -> bool:
