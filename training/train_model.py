@@ -238,15 +238,7 @@ def main() -> int:
     data = load(args.probes, args.ordinary)
     bags = [bag_of(tool) for tool in data.tools]
     scores = out_of_fold(bags, data, args)
-    kinds = np.array(data.kinds)
-    threshold = float(
-        max(
-            np.quantile(scores[kinds == "ordinary"], args.ordinary_quantile)
-            if (kinds == "ordinary").any()
-            else -np.inf,
-            np.quantile(scores[kinds == "lookalike"], args.lookalike_quantile),
-        )
-    )
+    threshold = threshold_of(scores, data, args)
     report(scores, bags, data, threshold)
     if not args.dry_run:
         vocabulary, model = fit(bags, np.array(data.labels), sample_weights(data, args.ordinary_weight), args)
