@@ -232,7 +232,7 @@ def main() -> int:
     parser.add_argument("--ordinary-weight", type=float, default=3.0)
     parser.add_argument("--ordinary-quantile", type=float, default=0.997)
     parser.add_argument("--lookalike-quantile", type=float, default=0.99)
-    parser.add_argument("--min-weight", type=float, default=0.35)
+    parser.add_argument("--min-weight", type=float, default=0.4)
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     data = load(args.probes, args.ordinary)
