@@ -66,6 +66,8 @@ HIDDEN_ORDERS = frozenset(
         "side_action",
     }
 )
+FOREIGN_SIGNALS = frozenset({"other_tool", "foreign_order"})
+"""Signals that name a tool and count only when it is not this tool (nor a generic word)."""
 IDENTIFIER_WORDS = 4
 """Underscores a property name needs before it is also read as words (four joins make five words)."""
 
@@ -76,6 +78,12 @@ def _is_foreign_tool(match: re.Match[str], own: Own) -> bool:
         return False
     name = canon(name)
     return not own.has(name) and name not in GENERIC_TOOL_WORDS
+
+
+def _names_self(match: re.Match[str], own: Own) -> bool:
+    """The order's object (``call 'x'``) is this tool itself: usage advice, not an order about another."""
+    named = match.groupdict().get("object")
+    return named is not None and own.has(canon(named.strip("\u2018\u2019\u201c\u201d")))
 
 
 def _signal(rule: Rule, match: re.Match[str], own: Own) -> str:
@@ -102,7 +110,7 @@ def _hits(text: str, recall: Recall, own: Own, field: str) -> list[tuple[Rule, H
     found = []
     for rule, m in _matches(text, recall):
         if rule.applies_to(field):
-            if rule.signal == "other_tool" and not _is_foreign_tool(m, own):
+            if rule.signal in FOREIGN_SIGNALS and (not _is_foreign_tool(m, own) or _names_self(m, own)):
                 continue
             found.append((rule, Hit(_signal(rule, m, own), rule.spec.id, m.start(), m.end(), field, m.group(0))))
     return found
