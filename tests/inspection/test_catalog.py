@@ -13,6 +13,7 @@ import yaml
 from mcpwall.inspection import CatalogError, RuleSpec, Severity, compile_rules, inspect_definition
 from mcpwall.inspection.catalog import builtin_rules, parse_catalog
 from mcpwall.inspection.combos import COMBOS, parse_table
+from mcpwall.inspection.detector import DERIVED_SIGNALS
 from mcpwall.inspection.domain import OWNABLE
 
 SRE: Any = importlib.import_module("re._parser")
@@ -56,7 +57,7 @@ def test_lint_rejects_patterns_that_can_backtrack_catastrophically(pattern: str)
 
 
 def test_every_signal_a_combo_needs_is_produced_by_some_rule() -> None:
-    produced = {rule.signal for rule in builtin_rules()} | {"forced_own"} | set(OWNABLE.values())
+    produced = {rule.signal for rule in builtin_rules()} | DERIVED_SIGNALS | set(OWNABLE.values())
     needed = {signal for combo in COMBOS for group in combo.groups for signal in group}
     assert needed <= produced
 

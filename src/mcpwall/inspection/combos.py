@@ -16,6 +16,9 @@ from mcpwall.inspection.findings import Severity
 
 WINDOW = 320
 ORDERS = frozenset({"directive", "addressed", "assistant_does", "persistence", "authority", "concealment", "override"})
+NARROWER = {"forced_value": frozenset({"forced_foreign"})}
+"""Signals that are a narrower case of another: a group that takes the broad one takes them too
+(``forced_foreign``: a forced value on a named parameter that is not this tool's)."""
 
 TABLE = """
 combo.secret_file_access credential_theft critical near
@@ -63,6 +66,8 @@ combo.tool_claim tool_shadowing high near
     tool_claim + ORDERS|forced_value|user_message|redirect|tool_claim|other_tool
 combo.forced_argument forced_argument high near
     forced_value|forced_own + persistence|authority|override|concealment
+combo.foreign_argument forced_argument high near
+    forced_foreign + directive
 combo.standing_order model_directive high near
     persistence + directive|data_flow|shell|forced_value|sink|authority
 combo.bypass model_directive high near
@@ -112,6 +117,7 @@ combo.preference_manipulation preference_manipulation high anywhere
 """
 
 DESCRIPTIONS = {
+    "combo.foreign_argument": "An order to put a fixed value into an argument this tool does not have.",
     "combo.secret_file_access": "A secret file named next to an order, a data flow or a command.",
     "combo.secret_into_argument": "A secret (an environment key, a token) put into an argument on an order.",
     "combo.own_secret_exfiltration": "The tool's own secret files read and sent out or into an argument.",
@@ -380,7 +386,7 @@ class Combo:
 def _group(text: str) -> frozenset[str]:
     names: set[str] = set()
     for name in (part.strip() for part in text.split("|")):
-        names |= ORDERS if name == "ORDERS" else {name}
+        names |= ORDERS if name == "ORDERS" else {name} | NARROWER.get(name, frozenset())
     return frozenset(names)
 
 

@@ -62,12 +62,21 @@ HIDDEN_ORDERS = frozenset(
         "run_directive",
         "authority",
         "forced_value",
+        "forced_foreign",
         "addressed",
         "side_action",
     }
 )
 FOREIGN_SIGNALS = frozenset({"other_tool", "foreign_order"})
 """Signals that name a tool and count only when it is not this tool (nor a generic word)."""
+DERIVED_SIGNALS = frozenset({"forced_own", "forced_foreign"})
+"""Signals no rule gives: `_signal` derives them from a ``forced_value`` match (own or foreign parameter)."""
+PRONOUNS = frozenset({"this", "it", "that", "them", "these", "those", "one", "its", "their"})
+"""Words a forced value's "parameter" can be that point back at a parameter already named."""
+FIXED_VALUE = re.compile(r"""\bto\s{1,3}(?:['"`\d]|(?:true|false|null|none)\b)""", re.IGNORECASE)
+"""A forced value written as a literal (quoted, a number, a constant), not a phrase (``to the new page``)."""
+MARKED_PARAMETER = re.compile(r"""[`'"][a-z_]{1,40}[`'"]|\b(?:parameter|argument|field)\s{1,3}to\b""", re.IGNORECASE)
+"""A parameter written as one (quoted, or called a parameter), not a word that may be anything."""
 IDENTIFIER_WORDS = 4
 """Underscores a property name needs before it is also read as words (four joins make five words)."""
 
@@ -90,9 +99,16 @@ def _signal(rule: Rule, match: re.Match[str], own: Own) -> str:
     """The rule's signal, except a forced value on the tool's own parameter (usage advice)."""
     named = match.groupdict()
     param = named.get("param") or named.get("param2")
-    if rule.signal == "forced_value" and param and own.has(canon(param)):
+    if rule.signal != "forced_value" or not param:
+        return rule.signal
+    name = canon(param)
+    if own.has(name):
         return "forced_own"
-    return rule.signal
+    text = match.group(0)
+    foreign = (
+        name not in PRONOUNS and FIXED_VALUE.search(text) is not None and MARKED_PARAMETER.search(text) is not None
+    )
+    return "forced_foreign" if foreign else rule.signal
 
 
 def _matches(text: str, recall: Recall) -> Matches:
