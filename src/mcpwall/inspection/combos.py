@@ -68,6 +68,8 @@ combo.forced_argument forced_argument high near
     forced_value|forced_own + persistence|authority|override|concealment
 combo.foreign_argument forced_argument high near
     forced_foreign + directive
+combo.scoped_tampering tool_shadowing high near
+    tool_scope + forced_value|arg_tamper|redirect|arg_override
 combo.standing_order model_directive high near
     persistence + directive|data_flow|shell|forced_value|sink|authority
 combo.bypass model_directive high near
@@ -118,6 +120,7 @@ combo.preference_manipulation preference_manipulation high anywhere
 
 DESCRIPTIONS = {
     "combo.foreign_argument": "An order to put a fixed value into an argument this tool does not have.",
+    "combo.scoped_tampering": "A rule on another tool's calls that changes their arguments or sends them elsewhere.",
     "combo.secret_file_access": "A secret file named next to an order, a data flow or a command.",
     "combo.secret_into_argument": "A secret (an environment key, a token) put into an argument on an order.",
     "combo.own_secret_exfiltration": "The tool's own secret files read and sent out or into an argument.",
