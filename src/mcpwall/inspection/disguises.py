@@ -7,6 +7,7 @@ bidi overrides, ANSI escapes and Unicode tag characters (invisible ASCII) are de
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from mcpwall.inspection.findings import Finding, Severity
@@ -44,12 +45,27 @@ DESCRIPTION: dict[str, str] = {
 }
 SPLIT_WORD_SEVERITY = Severity.HIGH
 MANY_HOMOGLYPH_WORDS = 3
+NAME_PARTS = re.compile(r"[_.\-\s]+")
+IDENTIFIER_FIELDS = frozenset({"name"})
+"""Fields that identify what the model calls: a look-alike letter there impersonates another name
+(``reаd_file`` with a Cyrillic ``а`` beside the real ``read_file``)."""
 
 
-def _severity(kind: str, group: list[Disguise]) -> Severity:
+def _impersonates(group: list[Disguise], field: str) -> bool:
+    """An identifier with one part written in two scripts (``read_file`` with a Cyrillic ``a``), not a name joining
+    words of two languages (``pdf_в_текст``)."""
+    return field in IDENTIFIER_FIELDS and any(_mixed(part) for d in group for part in NAME_PARTS.split(d.raw))
+
+
+def _mixed(part: str) -> bool:
+    latin = any("a" <= c <= "z" for c in part.lower())
+    return latin and any("\u0370" <= c <= "\u04ff" for c in part)  # Greek and Cyrillic
+
+
+def _severity(kind: str, group: list[Disguise], field: str) -> Severity:
     if kind in {"zero_width", "invisible"} and any(d.inside_word for d in group):
         return SPLIT_WORD_SEVERITY
-    if kind == "homoglyph" and len(group) >= MANY_HOMOGLYPH_WORDS:
+    if kind == "homoglyph" and (len(group) >= MANY_HOMOGLYPH_WORDS or _impersonates(group, field)):
         return Severity.HIGH
     return SEVERITY.get(kind, Severity.LOW)
 
@@ -71,7 +87,7 @@ def disguise_findings(field: str, normalized: NormalizedText) -> list[Finding]:
             Finding(
                 rule=f"disguise.{kind}",
                 category="disguised_text",
-                severity=_severity(kind, group),
+                severity=_severity(kind, group, field),
                 field=field,
                 matched=shown[:300],
                 position=group[0].position,
