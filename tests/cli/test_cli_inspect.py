@@ -56,6 +56,18 @@ def test_jsonl_records_keep_their_ids(tmp_path: Path) -> None:
     assert [(r["id"], r["name"]) for r in json.loads(done.stdout)] == [("case-0", "add_numbers"), ("case-1", "echo")]
 
 
+def test_jsonl_strings_may_hold_raw_line_and_paragraph_separators(tmp_path: Path) -> None:
+    # JSON allows U+2028 and U+2029 unescaped inside strings; a JSON line ends at "\n" only.
+    separated = {**PLAIN, "name": "notes", "description": "Reads notes.\u2028One per line.\u2029Done."}
+    records = [{"id": "sep", "tool": separated}, {"id": "bad", "tool": POISONED}]
+    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    cli = OperatorCli(tmp_path)
+
+    done = cli("inspect", str(write(tmp_path, "corpus.jsonl", lines)), "--json")
+
+    assert [(r["id"], r["max_severity"]) for r in json.loads(done.stdout)] == [("sep", None), ("bad", "critical")]
+
+
 def test_exit_code_is_1_when_a_tool_reaches_the_threshold_and_0_otherwise(tmp_path: Path) -> None:
     cli = OperatorCli(tmp_path)
     poisoned = write(tmp_path, "poisoned.json", [PLAIN, POISONED])

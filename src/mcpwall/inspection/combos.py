@@ -16,9 +16,10 @@ from mcpwall.inspection.findings import Severity
 
 WINDOW = 320
 ORDERS = frozenset({"directive", "addressed", "assistant_does", "persistence", "authority", "concealment", "override"})
-NARROWER = {"forced_value": frozenset({"forced_foreign"})}
+NARROWER = {"forced_value": frozenset({"forced_foreign"}), "fill": frozenset({"contents_value"})}
 """Signals that are a narrower case of another: a group that takes the broad one takes them too
-(``forced_foreign``: a forced value on a named parameter that is not this tool's)."""
+(``forced_foreign``: a forced value on a named parameter that is not this tool's;
+``contents_value``: a value described as a file's contents, which fills an argument)."""
 
 TABLE = """
 combo.secret_file_access credential_theft critical near
@@ -362,6 +363,15 @@ DESCRIPTIONS.update(
         "combo.concealed_destruction": "Data destroyed or an action taken, with the user kept from knowing.",
         "combo.hook_beacon": "A git hook or cron job written to reach a remote host (upload the repo, fetch a script).",
     }
+)
+
+# --- session 12: a secret file's contents asked for as a value, even where the names claim it ---
+TABLE += """
+combo.secret_contents_value credential_theft high near
+    secret_file|secret_own + contents_value
+"""
+DESCRIPTIONS.update(
+    {"combo.secret_contents_value": "A value described as a secret file's contents (Contents of ~/.ssh/id_rsa)."}
 )
 
 

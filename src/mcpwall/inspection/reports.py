@@ -23,7 +23,9 @@ def _records(path: Path) -> list[tuple[str | None, object]]:
     try:
         document = json.loads(text)
     except json.JSONDecodeError:
-        return [_record(json.loads(line)) for line in text.splitlines() if line.strip()]
+        # JSON lines end at "\n" only: str.splitlines would also split at U+2028, U+2029 and other
+        # separators, which JSON allows raw inside strings.
+        return [_record(json.loads(line)) for line in text.split("\n") if line.strip()]
     if isinstance(document, dict):
         document = document.get("result", document)
     if isinstance(document, dict) and isinstance(document.get("tools"), list):
