@@ -89,7 +89,7 @@ VALUE_SLOT = re.compile(
 )
 """A schema value, or a string nested in one (``headers.default.X-Trace``); not a property named ``default``."""
 SCANNER_PURPOSE = re.compile(
-    r"\b(?:audit\w{0,3}|scan\w{0,4}|detect\w{0,3}|security\s{1,3}scanner|linter)\b[^.\n]{0,120}?"
+    r"\b(?:audit\w{0,3}|scan\w{0,4}|detect\w{0,3}|classif\w{0,6}|security\s{1,3}scanner|linter)\b[^.\n]{0,120}?"
     r"\b(?:poison\w{0,3}|injection|malicious|hidden\s{1,3}instructions|mcp|tool\s{1,3}(?:descriptions|definitions))",
     re.IGNORECASE,
 )

@@ -28,6 +28,21 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 BIDI_MARKS = frozenset("\u200e\u200f\u061c")
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e")
 FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+BIDI_OPENERS = frozenset("\u202a\u202b\u2066\u2067\u2068")
+"""Embeddings and isolates (not overrides): they set the direction of what follows, without reordering letters."""
+BIDI_CLOSERS = frozenset("\u202c\u2069")
+RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+"""Hebrew, Arabic, Syriac, Thaana, N'Ko... letters: text an embedding or isolate exists for."""
+_EMOJI_FLAG_TAGS = re.compile(
+    "(?<=\U0001f3f4)[\U000e0061-\U000e007a]{2}[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,3}\U000e007f"
+)
+"""The tags of a subdivision flag emoji (black flag, an ISO 3166-2 code in tag letters, cancel tag: England's flag)."""
+_STYLE_ONLY = re.compile(
+    r"\x1b\[(?:(?:0|1|3|4|2[2-4]|39|49|3[1-7]|9[1-7]|38;5;(?:[1-9]|1[0-5]|1[7-9]|[2-9]\d|1\d\d|2[0-2]\d|23[01]|23[89]|24\d|25[0-5]))(?:;|(?=m)))*m"
+    r"|\x1b\[0?K"
+)
+"""ANSI sequences that only style text the user still sees (bold, underline, a visible colour, reset) or clear
+the rest of a line: no concealment, no black, no background, no cursor movement."""
 _WORD_RE = re.compile(r"\w{2,64}")
 _DISGUISABLE_ASCII = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """The only ASCII characters ``make_visible`` rewrites (ESC, so ANSI escapes, among them)."""
@@ -105,13 +120,23 @@ def _is_control(ch: str) -> bool:
 
 
 def _strip_ansi(text: str, found: list[Disguise]) -> str:
-    found.extend(Disguise("ansi", m.start(), make_visible(m.group(0))) for m in ANSI_RE.finditer(text))
+    can_overwrite = "\r" in text or "\x08" in text  # with a carriage return, clearing a line hides it
+    found.extend(
+        Disguise(_ansi_kind(m.group(0), can_overwrite), m.start(), make_visible(m.group(0)))
+        for m in ANSI_RE.finditer(text)
+    )
     return ANSI_RE.sub("", text)
 
 
-def _invisible_kind(ch: str) -> str:
+def _ansi_kind(sequence: str, can_overwrite: bool) -> str:
+    """``ansi_style`` for a sequence that only styles visible text, else ``ansi`` (it can hide or rewrite)."""
+    style = not can_overwrite and _STYLE_ONLY.fullmatch(sequence) is not None
+    return "ansi_style" if style else "ansi"
+
+
+def _invisible_kind(ch: str, before: str, after: str) -> str:
     if ch in BIDI_CONTROLS:
-        return "bidi"
+        return "bidi_mark" if _sets_rtl_direction(ch, before, after) else "bidi"
     if ch in BIDI_MARKS:
         return "bidi_mark"
     return "zero_width" if ch in ZERO_WIDTH else "invisible"
@@ -129,19 +154,37 @@ def _splits_word(ch: str, before: str, after: str) -> bool:
     return not (ch in JOINERS and ord(before) >= JOINING_SCRIPTS and ord(after) >= JOINING_SCRIPTS)
 
 
+def _sets_rtl_direction(ch: str, before: str, after: str) -> bool:
+    """An embedding or isolate opening on right-to-left letters, or closing after them (FSI, a Hebrew word, PDI):
+    how Hebrew or Arabic is set in left-to-right text. Overrides, and controls around Latin text, reorder."""
+    if ch in BIDI_OPENERS:
+        return RIGHT_TO_LEFT.match(after) is not None
+    return ch in BIDI_CLOSERS and RIGHT_TO_LEFT.match(before) is not None
+
+
+def _flag_tags(text: str) -> set[int]:
+    """Positions of the tag characters that spell subdivision flag emoji (they are the flag, not hidden text)."""
+    if "\U0001f3f4" not in text:
+        return set()
+    return {i for m in _EMOJI_FLAG_TAGS.finditer(text) for i in range(m.start(), m.end())}
+
+
 def _strip_invisible(text: str, found: list[Disguise], hidden: list[Segment]) -> str:
     kept: list[str] = []
     tags: list[str] = []
+    flags = _flag_tags(text)
     for i, ch in enumerate(text):
         code = ord(ch)
         if TAG_FIRST <= code <= TAG_LAST:
-            tags.append(chr(code - TAG_FIRST) if 0x20 <= code - TAG_FIRST < 0x7F else " ")
+            if i not in flags:
+                tags.append(chr(code - TAG_FIRST) if 0x20 <= code - TAG_FIRST < 0x7F else " ")
             continue
         if not _is_invisible(ch):
             kept.append(ch)
             continue
-        inside = 0 < i < len(text) - 1 and _splits_word(ch, text[i - 1], text[i + 1])
-        found.append(Disguise(_invisible_kind(ch), i, f"<U+{code:04X}>", inside))
+        before, after = text[i - 1 : i], text[i + 1 : i + 2]
+        inside = bool(before and after) and _splits_word(ch, before, after)
+        found.append(Disguise(_invisible_kind(ch, before, after), i, f"<U+{code:04X}>", inside))
     if tags:
         payload = "".join(tags)
         found.append(Disguise("tag_chars", 0, make_visible(payload[:200])))
