@@ -83,7 +83,20 @@ MENTION = re.compile(
 OPENING_QUOTES = frozenset("'\"“‘`")
 """The characters a `MENTION` quote opens with: a text holding none has no quoted example."""
 NEXT_ITEM = re.compile(r"\s{0,3}(?:,|/|\bor\b|\band\b)\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]", re.IGNORECASE)
-KEY_FILES = {"rsa": "ssh", "dsa": "ssh", "ecdsa": "ssh", "ed25519": "ssh", "bashrc": "dotfiles", "zshrc": "dotfiles"}
+KEY_FILES = {
+    "rsa": "ssh",
+    "dsa": "ssh",
+    "ecdsa": "ssh",
+    "ed25519": "ssh",
+    "scp": "ssh",
+    "sftp": "ssh",
+    "identity": "ssh",
+    "bashrc": "dotfiles",
+    "zshrc": "dotfiles",
+}
+"""Words that stand for a family of secret files: an SSH key by its algorithm, an SSH tool by the program
+(``scp_upload``, ``sftp_get``) or its ``identity`` file; a shell's rc file. Applied to the words of a secret
+and to the tool's own name tokens alike."""
 VALUE_SLOT = re.compile(
     r"(?<!\.properties)\.(?:default|const|example|examples\[\d{1,6}\]|enum\[\d{1,6}\])(?:\.[^.\[]{1,80}|\[\d{1,6}\]){0,4}$"
 )
@@ -280,7 +293,8 @@ class Own:
     def _token_set(self) -> frozenset[str]:
         """The tokens, computed on first need (most definitions never need them)."""
         if self._tokens is None:
-            tokens = frozenset(w for n in self._names for w in WORD.findall(n.replace("_", " ")))
+            words = {w for n in self._names for w in WORD.findall(n.replace("_", " "))}
+            tokens = frozenset(words | {KEY_FILES[w] for w in words if w in KEY_FILES})
             object.__setattr__(self, "_tokens", tokens)
             return tokens
         return self._tokens
