@@ -16,15 +16,10 @@ from mcpwall.inspection.findings import Severity
 
 WINDOW = 320
 ORDERS = frozenset({"directive", "addressed", "assistant_does", "persistence", "authority", "concealment", "override"})
-NARROWER = {
-    "forced_value": frozenset({"forced_foreign"}),
-    "fill": frozenset({"contents_value"}),
-    "arg_sink": frozenset({"arg_sink_own"}),
-}
+NARROWER = {"forced_value": frozenset({"forced_foreign"}), "fill": frozenset({"contents_value"})}
 """Signals that are a narrower case of another: a group that takes the broad one takes them too
 (``forced_foreign``: a forced value on a named parameter that is not this tool's;
-``contents_value``: a value described as a file's contents, which fills an argument; ``arg_sink_own``: an
-argument sink naming one of this tool's parameters). A signal written ``=name`` in a group is that signal alone."""
+``contents_value``: a value described as a file's contents, which fills an argument)."""
 
 TABLE = """
 combo.secret_file_access credential_theft critical near
@@ -32,7 +27,7 @@ combo.secret_file_access credential_theft critical near
 combo.secret_into_argument credential_theft critical near
     secret_source + arg_sink + forced_value|data_flow|fill|ORDERS
 combo.own_secret_exfiltration credential_theft critical near
-    secret_own + data_flow|fill + sink|bad_host|hidden_file|url_payload|=arg_sink
+    secret_own + data_flow|fill + sink|bad_host|hidden_file|url_payload|arg_sink
 combo.secret_exfiltration credential_theft critical near
     secret_word + data_flow + sink|hidden_file|bad_host|concealment|persistence
 combo.secret_from_user credential_theft critical near
@@ -404,10 +399,7 @@ class Combo:
 def _group(text: str) -> frozenset[str]:
     names: set[str] = set()
     for name in (part.strip() for part in text.split("|")):
-        if name.startswith("="):
-            names.add(name[1:])
-        else:
-            names |= ORDERS if name == "ORDERS" else {name} | NARROWER.get(name, frozenset())
+        names |= ORDERS if name == "ORDERS" else {name} | NARROWER.get(name, frozenset())
     return frozenset(names)
 
 

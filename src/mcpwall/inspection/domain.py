@@ -61,7 +61,6 @@ OWNABLE = {
     "agent_file": "agent_file_own",
     "arg_override": "override_own",
     "unsafe_flag": "unsafe_own",
-    "arg_sink": "arg_sink_own",
 }
 ACTIONS = frozenset({"side_action", "imperative"})
 """Ownable signals judged by their content words against the tool's names and purpose sentence."""
@@ -170,9 +169,9 @@ CLAUSE_START = re.compile(r"[.!?;:,](?=\s)|\n")
 SUBJECT_START = re.compile(f"{CLAUSE_START.pattern}|{SCOPE_END.pattern}", re.IGNORECASE)
 """Where a passive negation's subject can start: a clause boundary or a word like ``so``, ``because``."""
 NEGATABLE_WORDS = (
-    "side_action data_flow transfer fill arg_sink arg_sink_own quoted_sink session_ref session_data secret_word "
-    "secret_noun secret_file pii private_data destructive shell exec_verb run_directive imperative tool_output "
-    "url fixed_dest unasked arg_override unsafe_flag privilege recipient sink bad_host cloud_sink endpoint data_out "
+    "side_action data_flow transfer fill arg_sink quoted_sink session_ref session_data secret_word secret_noun "
+    "secret_file pii private_data destructive shell exec_verb run_directive imperative tool_output url fixed_dest "
+    "unasked arg_override unsafe_flag privilege recipient sink bad_host cloud_sink endpoint data_out "
     "remote_exec fetch false_claim"
 )
 NEGATABLE = frozenset(NEGATABLE_WORDS.split())
@@ -188,9 +187,6 @@ is an order, not a name, and its words must not make a secret file the tool's ow
 KEY_WORD = re.compile(r"[a-z0-9]{3,}")
 ASSIGNED = re.compile(r"([A-Za-z_][A-Za-z0-9_]{1,60})`?\s{0,2}[=:]")
 """A parameter given a value in the text (``requires dry_run=False``, ``confirm: false``)."""
-SINK_NAME = re.compile(r"[`'\"]([A-Za-z_][A-Za-z0-9_]{0,40})[`'\"]")
-"""The quoted parameter an argument sink names (in `env`, into the 'note' field): this tool's own one is where
-its own input goes."""
 ASSIGNMENTS = frozenset({"arg_override", "unsafe_flag"})
 """Signals that give a parameter a value: the tool's own parameter is usage advice (a preview with
 ``confirm=false``, ``force=True`` to delete a field still in use)."""
@@ -421,8 +417,6 @@ def _is_own(hit: Hit, own: Own, reading: Reading) -> bool:
     purpose, text = reading.purpose, reading.text
     if hit.signal == "recipient":
         return own.has(canon(hit.text))
-    if hit.signal == "arg_sink":
-        return any(own.has(canon(name)) for name in SINK_NAME.findall(hit.text))
     if hit.signal in ASSIGNMENTS:
         return any(own.has(canon(name)) for name in ASSIGNED.findall(hit.text))
     if hit.signal in ACTIONS:
