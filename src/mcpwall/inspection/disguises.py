@@ -47,6 +47,7 @@ DESCRIPTION: dict[str, str] = {
 }
 SPLIT_WORD_SEVERITY = Severity.HIGH
 MANY_HOMOGLYPH_WORDS = 3
+INVISIBLE_KINDS = ("zero_width", "invisible")
 INVISIBLE_RUN = 3
 """Invisible characters in a row that make a deliberate hiding place (none of 35,071 ordinary tools has one)."""
 NAME_PARTS = re.compile(r"[_.\-\s]+")
@@ -73,8 +74,10 @@ def _mixed(part: str) -> bool:
     return latin and any("\u0370" <= c <= "\u04ff" for c in part)  # Greek and Cyrillic
 
 
-def _severity(kind: str, group: list[Disguise], field: str) -> Severity:
-    if kind in {"zero_width", "invisible"} and (any(d.inside_word for d in group) or _has_run(group)):
+def _severity(kind: str, group: list[Disguise], field: str, invisible: list[Disguise]) -> Severity:
+    """``invisible``: every zero-width and invisible character of the field, whatever its kind (a run may
+    alternate kinds: soft hyphens and joiners)."""
+    if kind in INVISIBLE_KINDS and (any(d.inside_word for d in group) or _has_run(invisible)):
         return SPLIT_WORD_SEVERITY
     if kind == "homoglyph" and (len(group) >= MANY_HOMOGLYPH_WORDS or _impersonates(group, field)):
         return Severity.HIGH
@@ -91,6 +94,7 @@ def disguise_findings(field: str, normalized: NormalizedText) -> list[Finding]:
     groups: dict[str, list[Disguise]] = defaultdict(list)
     for disguise in normalized.disguises:
         groups[disguise.kind].append(disguise)
+    invisible = [d for kind in INVISIBLE_KINDS for d in groups.get(kind, [])]
     findings = []
     for kind, group in groups.items():
         shown = " ".join(d.raw for d in group[:8])
@@ -98,7 +102,7 @@ def disguise_findings(field: str, normalized: NormalizedText) -> list[Finding]:
             Finding(
                 rule=f"disguise.{kind}",
                 category="disguised_text",
-                severity=_severity(kind, group, field),
+                severity=_severity(kind, group, field, invisible),
                 field=field,
                 matched=shown[:300],
                 position=group[0].position,

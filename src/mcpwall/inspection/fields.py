@@ -92,7 +92,7 @@ def visible_parts(kind: str, obj: object) -> Iterator[tuple[str, object]]:
         yield "", obj
         return
     for key in TOP_KEYS[kind]:
-        if isinstance(obj.get(key), str):
+        if obj.get(key) is not None:  # a list or object where a string belongs is walked, not skipped
             yield key, obj[key]
     for key in NESTED_KEYS[kind]:
         if key in obj:

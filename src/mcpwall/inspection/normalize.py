@@ -26,7 +26,13 @@ ANSI_RE = re.compile(
 TAG_FIRST, TAG_LAST = 0xE0000, 0xE007F
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 BIDI_MARKS = frozenset("\u200e\u200f\u061c")
-ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e")
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
+"""Zero-width characters, with the combining grapheme joiner and the Khmer and Mongolian marks that draw nothing."""
+_BOLD_WORD = re.compile(r"\*\*([A-Za-z][a-z]{1,20})\*\*")
+"""One word set in markdown bold inside a sentence (**Ignore** all **previous** instructions): read as the word.
+A bold label (``**IMPORTANT:**``) is left as it is."""
+SOFT_HYPHEN = "\u00ad"
+"""A hyphenation point: between two letters it is typography (removed, not reported); elsewhere it is invisible."""
 FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 BIDI_OPENERS = frozenset("\u202a\u202b\u2066\u2067\u2068")
 """Embeddings and isolates (not overrides): they set the direction of what follows, without reordering letters."""
@@ -90,7 +96,7 @@ def _is_invisible(ch: str) -> bool:
         return True
     if "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef":
         return True
-    return unicodedata.category(ch) == "Cf" and ch not in "\u00ad"
+    return unicodedata.category(ch) == "Cf"
 
 
 def make_visible(text: str) -> str:
@@ -183,6 +189,8 @@ def _strip_invisible(text: str, found: list[Disguise], hidden: list[Segment]) ->
             kept.append(ch)
             continue
         before, after = text[i - 1 : i], text[i + 1 : i + 2]
+        if ch == SOFT_HYPHEN and before.isalpha() and after.isalpha():
+            continue
         inside = bool(before and after) and _splits_word(ch, before, after)
         found.append(Disguise(_invisible_kind(ch, before, after), i, f"<U+{code:04X}>", inside))
     if tags:
@@ -225,6 +233,8 @@ def normalize(raw: str) -> NormalizedText:
         text = unicodedata.normalize("NFKC", text)
         _mixed_script_words(text, found)
         text = fold_confusables(text)
+    if "**" in text:
+        text = _BOLD_WORD.sub(r"\1", text)
     for seg in decoding.hidden_segments(text):
         found.append(Disguise(seg.channel, seg.position, make_visible(seg.source[:200])))
         hidden.append(seg)
