@@ -369,9 +369,14 @@ DESCRIPTIONS.update(
 TABLE += """
 combo.secret_contents_value credential_theft high near
     secret_file|secret_own + contents_value
+combo.unrelated_data_upload exfiltration high near
+    harvest_order + data_flow|transfer + url|bad_host|sink
 """
 DESCRIPTIONS.update(
-    {"combo.secret_contents_value": "A value described as a secret file's contents (Contents of ~/.ssh/id_rsa)."}
+    {
+        "combo.secret_contents_value": "A value described as a secret file's contents (Contents of ~/.ssh/id_rsa).",
+        "combo.unrelated_data_upload": "Data gathered beyond the request and sent to a destination written here.",
+    }
 )
 
 
