@@ -371,11 +371,14 @@ combo.secret_contents_value credential_theft high near
     secret_file|secret_own + contents_value
 combo.unrelated_data_upload exfiltration high near
     harvest_order + data_flow|transfer + url|bad_host|sink
+combo.hype_over_rivals preference_manipulation high near
+    promotion + promotion|disparage|avoid_tool|exclusive
 """
 DESCRIPTIONS.update(
     {
         "combo.secret_contents_value": "A value described as a secret file's contents (Contents of ~/.ssh/id_rsa).",
         "combo.unrelated_data_upload": "Data gathered beyond the request and sent to a destination written here.",
+        "combo.hype_over_rivals": "Advertising aimed at the model's choice of tool, stacked or set against rivals.",
     }
 )
 
