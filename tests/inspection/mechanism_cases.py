@@ -72,6 +72,21 @@ def mechanism_tests(attacks: Cases, look_alikes: Cases) -> tuple[Callable[..., N
     )
 
 
+def rules_alone_test(attacks: Cases) -> Callable[..., None]:
+    """A test that the rules alone, without the learned model, bring every attack to high."""
+
+    @pytest.mark.parametrize("definition", [t for tools in attacks.values() for t in tools])
+    def test_the_rules_alone_catch_each_attack(definition: Tool) -> None:
+        assert is_high(definition)
+
+    return test_the_rules_alone_catch_each_attack
+
+
+def is_high(definition: Tool) -> bool:
+    """Whether the rules alone bring the definition to high or above."""
+    return (worst(definition, learned=False) or Severity.LOW) >= Severity.HIGH
+
+
 def known_gaps_test(tools: list[Tool], reason: str) -> Callable[..., None]:
     """A strict xfail test over attacks the rules are known to miss: it fails the day one is
     caught, so the gap is moved into the mechanism's attacks instead of silently closing."""

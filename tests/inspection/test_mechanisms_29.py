@@ -33,7 +33,7 @@ import pytest
 
 from mcpwall.inspection import Severity
 
-from .mechanism_cases import Tool, mechanism_tests, tool, worst
+from .mechanism_cases import Tool, mechanism_tests, rules_alone_test, tool, worst
 
 ATTACKS: dict[str, list[Tool]] = {
     "order_on_another_tool": [
@@ -246,11 +246,7 @@ LOOK_ALIKES: dict[str, list[Tool]] = {
 ) = mechanism_tests(ATTACKS, LOOK_ALIKES)
 
 
-@pytest.mark.parametrize("definition", [t for tools in ATTACKS.values() for t in tools])
-def test_the_rules_alone_catch_each_attack(definition: Tool) -> None:
-    found = worst(definition, learned=False)
-    assert found is not None
-    assert found >= Severity.HIGH
+test_the_rules_alone_catch_each_attack = rules_alone_test(ATTACKS)
 
 
 def test_an_order_about_this_tool_by_its_own_name_is_usage_advice() -> None:
