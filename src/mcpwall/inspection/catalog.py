@@ -16,6 +16,7 @@ it reports alone at its own severity and also feeds the combination scoring unde
 
 from __future__ import annotations
 
+import importlib
 import re
 import threading
 import time
@@ -74,6 +75,8 @@ class Rule:
     spec: RuleSpec
     compiled: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
     """The regex once compiled (empty until then)."""
+    gates: list[re.Pattern[str] | None] = field(default_factory=list, compare=False, repr=False)
+    """The lower-case gate once built (empty until then; None in it when the rule has none)."""
 
     @property
     def options(self) -> int:
@@ -88,6 +91,23 @@ class Rule:
         return self.compiled[0]
 
     @property
+    def gate(self) -> re.Pattern[str] | None:
+        """The pattern compiled case-sensitively, for lower-cased ASCII text (see :func:`lower_gate`),
+        or None when that would not be exact (built on first use)."""
+        if not self.gates:
+            self.gates.append(lower_gate(self.spec.pattern, self.options))
+        return self.gates[0]
+
+    def may_match(self, text: str, lowered: str | None) -> bool:
+        """False only when the regex has no match in ``text``; ``lowered`` is ``text.lower()`` when
+        ``text`` is ASCII (else None). The gate runs without ``re.IGNORECASE``, about twice
+        as fast as the rule's own regex, and most rules the prefilter lets through do not match."""
+        if lowered is None:
+            return True
+        gate = self.gate
+        return gate is None or gate.search(lowered) is not None
+
+    @property
     def signal(self) -> str:
         """The mechanism name this rule feeds into scoring."""
         return self.spec.signal or self.spec.category
@@ -100,6 +120,85 @@ class Rule:
     def silent(self) -> bool:
         """True when the rule only feeds scoring and is never reported alone."""
         return "silent" in self.spec.flags
+
+
+CASE_ESCAPES = frozenset({0x130, 0x131, 0x17F, 0x212A})
+"""The non-ASCII characters ``re.IGNORECASE`` matches to an ASCII letter (İ ı ſ K): a pattern holding
+one gets no gate (``tests/inspection/test_catalog_gates.py`` checks the list against every code point)."""
+
+
+_SRE: Any = importlib.import_module("re._constants")
+_PARSER: Any = importlib.import_module("re._parser")
+_COMPILER: Any = importlib.import_module("re._compiler")
+_FREE_OPS = frozenset({_SRE.ANY, _SRE.AT, _SRE.CATEGORY, _SRE.GROUPREF, _SRE.NEGATE})
+"""Parsed operations that test no character's case (on ASCII text)."""
+_CHAR_OPS = frozenset({_SRE.LITERAL, _SRE.NOT_LITERAL})
+_NESTED: dict[Any, Callable[[Any], list[Any]]] = {
+    _SRE.IN: lambda av: [av],
+    _SRE.ATOMIC_GROUP: lambda av: [av],
+    _SRE.BRANCH: lambda av: list(av[1]),
+    _SRE.MAX_REPEAT: lambda av: [av[2]],
+    _SRE.MIN_REPEAT: lambda av: [av[2]],
+    _SRE.POSSESSIVE_REPEAT: lambda av: [av[2]],
+    _SRE.ASSERT: lambda av: [av[1]],
+    _SRE.ASSERT_NOT: lambda av: [av[1]],
+    _SRE.GROUPREF_EXISTS: lambda av: [branch for branch in av[1:] if branch is not None],
+}
+"""The sub-patterns of a parsed operation that holds others."""
+
+
+def lower_gate(pattern: str, options: int) -> re.Pattern[str] | None:
+    """The pattern compiled without ``re.IGNORECASE``, when it then matches a lower-cased ASCII text
+    exactly where the case-insensitive pattern matches the text itself; else None.
+
+    That holds when no character the pattern tests is an ASCII capital or one of
+    `CASE_ESCAPES` (for ASCII text, ignoring case is then comparing lower-cased characters: a
+    letter class, ``\\b``, ``\\w`` and a back-reference read a lower-cased text alike), and no
+    inline flag changes case sensitivity. Only a case-insensitive rule has a gate.
+    """
+    if not options & re.IGNORECASE:
+        return None
+    flags = options & ~re.IGNORECASE
+    try:
+        tree = _PARSER.parse(pattern, flags)
+    except re.error:
+        return None
+    if tree.state.flags & (re.IGNORECASE | re.LOCALE) or not _lower_closed(tree):
+        return None
+    gate: re.Pattern[str] = _COMPILER.compile(tree, flags)  # the tree parsed above: not parsed twice
+    return gate
+
+
+def _safe_char(code: int) -> bool:
+    return not (0x41 <= code <= 0x5A or code in CASE_ESCAPES)
+
+
+def _lower_closed(nodes: Any) -> bool:
+    """Whether a parsed pattern tests no capital (nor a `CASE_ESCAPES` character) and sets no flag."""
+    stack = [nodes]
+    while stack:
+        for op, av in stack.pop():
+            children = _children(op, av)
+            if children is None:
+                return False
+            stack += children
+    return True
+
+
+def _children(op: Any, av: Any) -> list[Any] | None:
+    """The parts of one parsed node left to check, or None when the node rules the gate out."""
+    if op in _FREE_OPS:
+        return []
+    if op in _CHAR_OPS:
+        return [] if _safe_char(av) else None
+    if op is _SRE.RANGE:
+        low, high = av
+        unsafe = (low <= 0x5A and high >= 0x41) or any(low <= code <= high for code in CASE_ESCAPES)
+        return None if unsafe else []
+    if op is _SRE.SUBPATTERN:
+        return None if av[1] or av[2] else [av[3]]  # an inline flag group: no gate
+    nested = _NESTED.get(op)
+    return None if nested is None else nested(av)  # an operation not reviewed here: no gate
 
 
 _WARMING: set[int] = set()
@@ -127,6 +226,7 @@ def warm_up(rules: tuple[Rule, ...], then: Callable[[], object] | None = None) -
 def _compile_all(rules: tuple[Rule, ...], then: Callable[[], object] | None) -> None:
     for rule in rules:
         rule.regex  # noqa: B018 - compiling is the point
+        rule.gate  # noqa: B018 - as is building its gate
         time.sleep(0)  # give the GIL back between rules: the relay never waits more than one compile
     if then is not None:
         then()

@@ -116,7 +116,13 @@ def _matches(text: str, recall: Recall) -> Matches:
     found = recall.matches.get(text)
     if found is None:
         rules = recall.prefilter.candidates(text)
-        found = tuple((rule, m) for rule in rules for m in rule.regex.finditer(text)) if rules else ()
+        if rules:
+            lowered = text.lower() if text.isascii() else None  # for the rules' gates (see `Rule.may_match`)
+            found = tuple(
+                (rule, m) for rule in rules if rule.may_match(text, lowered) for m in rule.regex.finditer(text)
+            )
+        else:
+            found = ()
         recall.matches.put(text, found)
     return found
 
