@@ -20,11 +20,11 @@ import importlib
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -98,14 +98,20 @@ class Rule:
             self.gates.append(lower_gate(self.spec.pattern, self.options))
         return self.gates[0]
 
-    def may_match(self, text: str, lowered: str | None) -> bool:
-        """False only when the regex has no match in ``text``; ``lowered`` is ``text.lower()`` when
-        ``text`` is ASCII (else None). The gate runs without ``re.IGNORECASE``, about twice
-        as fast as the rule's own regex, and most rules the prefilter lets through do not match."""
-        if lowered is None:
-            return True
-        gate = self.gate
-        return gate is None or gate.search(lowered) is not None
+    def finditer(self, text: str, lowered: str | None) -> Iterator[RuleMatch]:
+        """Every match of the rule in ``text``, as its own regex finds them; ``lowered`` is
+        ``text.lower()`` when ``text`` is ASCII (else None).
+
+        A rule with a gate finds them with the gate on ``lowered`` (same spans: lower-casing ASCII
+        moves nothing) and reads them on ``text`` (:class:`LoweredMatch`): the gate runs without
+        ``re.IGNORECASE``, about twice as fast as the rule's own regex (most rules the prefilter lets
+        through do not match), and the rule's own regex is then never compiled for ASCII text."""
+        if lowered is not None:
+            gate = self.gate
+            if gate is not None:
+                names = gate.groupindex
+                return (LoweredMatch(text, m.regs, names) for m in gate.finditer(lowered))
+        return self.regex.finditer(text)
 
     @property
     def signal(self) -> str:
@@ -120,6 +126,45 @@ class Rule:
     def silent(self) -> bool:
         """True when the rule only feeds scoring and is never reported alone."""
         return "silent" in self.spec.flags
+
+
+class LoweredMatch:
+    """A gate's match (see :meth:`Rule.finditer`) read on the original text: what the detector
+    asks of a rule's match (``start``, ``end``, ``group(0)``, ``groupdict``), answered as the
+    rule's own ``re.Match`` would, the spans being the same. Keeps the spans, not the lowered text."""
+
+    __slots__ = ("names", "regs", "text")
+
+    def __init__(self, text: str, regs: tuple[tuple[int, int], ...], names: Mapping[str, int]) -> None:
+        self.text = text
+        self.regs = regs
+        """The span of the whole match, then of each group ((-1, -1) when it took no part)."""
+        self.names = names
+        """The pattern's named groups, to their index in ``regs``."""
+
+    def start(self) -> int:
+        return self.regs[0][0]
+
+    def end(self) -> int:
+        return self.regs[0][1]
+
+    def span(self) -> tuple[int, int]:
+        return self.regs[0]
+
+    def group(self, index: Literal[0] = 0, /) -> str:
+        start, end = self.regs[index]
+        return self.text[start:end]
+
+    def groupdict(self) -> dict[str, str | None]:
+        found: dict[str, str | None] = {}
+        for name, index in self.names.items():
+            start, end = self.regs[index]
+            found[name] = self.text[start:end] if start >= 0 else None
+        return found
+
+
+RuleMatch = re.Match[str] | LoweredMatch
+"""A rule's match: its regex's own, or its gate's read on the original text."""
 
 
 CASE_ESCAPES = frozenset({0x130, 0x131, 0x17F, 0x212A})
@@ -224,12 +269,17 @@ def warm_up(rules: tuple[Rule, ...], then: Callable[[], object] | None = None) -
 
 
 def _compile_all(rules: tuple[Rule, ...], then: Callable[[], object] | None) -> None:
+    """Each rule's gate, or its regex when it has none (what ASCII text needs), then ``then``,
+    then the regexes of rules with a gate (needed for non-ASCII text only)."""
     for rule in rules:
-        rule.regex  # noqa: B018 - compiling is the point
-        rule.gate  # noqa: B018 - as is building its gate
+        if rule.gate is None:
+            rule.regex  # noqa: B018 - compiling is the point
         time.sleep(0)  # give the GIL back between rules: the relay never waits more than one compile
     if then is not None:
         then()
+    for rule in rules:
+        rule.regex  # noqa: B018 - as above
+        time.sleep(0)
 
 
 def compile_rule(spec: RuleSpec, *, lazily: bool = False) -> Rule:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import orjson
 
-from mcpwall.inspection.catalog import Rule, compile_rules
+from mcpwall.inspection.catalog import Rule, RuleMatch, compile_rules
 from mcpwall.inspection.decoding import Segment
 from mcpwall.inspection.disguises import disguise_findings
 from mcpwall.inspection.domain import (
@@ -81,7 +81,7 @@ IDENTIFIER_WORDS = 4
 """Underscores a property name needs before it is also read as words (four joins make five words)."""
 
 
-def _is_foreign_tool(match: re.Match[str], own: Own) -> bool:
+def _is_foreign_tool(match: RuleMatch, own: Own) -> bool:
     name = next((v for k, v in match.groupdict().items() if k.startswith("tool") and v), None)
     if not name:
         return False
@@ -89,13 +89,13 @@ def _is_foreign_tool(match: re.Match[str], own: Own) -> bool:
     return not own.has(name) and name not in GENERIC_TOOL_WORDS
 
 
-def _names_self(match: re.Match[str], own: Own) -> bool:
+def _names_self(match: RuleMatch, own: Own) -> bool:
     """The order's object (``call 'x'``) is this tool itself: usage advice, not an order about another."""
     named = match.groupdict().get("object")
     return named is not None and own.has(canon(named.strip("\u2018\u2019\u201c\u201d")))
 
 
-def _signal(rule: Rule, match: re.Match[str], own: Own) -> str:
+def _signal(rule: Rule, match: RuleMatch, own: Own) -> str:
     """The rule's signal, except a forced value on the tool's own parameter (usage advice)."""
     named = match.groupdict()
     param = named.get("param") or named.get("param2")
@@ -117,10 +117,8 @@ def _matches(text: str, recall: Recall) -> Matches:
     if found is None:
         rules = recall.prefilter.candidates(text)
         if rules:
-            lowered = text.lower() if text.isascii() else None  # for the rules' gates (see `Rule.may_match`)
-            found = tuple(
-                (rule, m) for rule in rules if rule.may_match(text, lowered) for m in rule.regex.finditer(text)
-            )
+            lowered = text.lower() if text.isascii() else None  # for the rules' gates (see `Rule.finditer`)
+            found = tuple((rule, m) for rule in rules for m in rule.finditer(text, lowered))
         else:
             found = ()
         recall.matches.put(text, found)

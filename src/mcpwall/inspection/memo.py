@@ -21,13 +21,12 @@ like the catalog.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
-from mcpwall.inspection.catalog import Rule
+from mcpwall.inspection.catalog import Rule, RuleMatch
 from mcpwall.inspection.domain import Question
 from mcpwall.inspection.findings import Finding
 from mcpwall.inspection.normalize import NormalizedText
@@ -38,7 +37,7 @@ MEMO_CAPACITY: Final = 8192
 """Entries per memo before it starts over: a few thousand distinct strings is a large listing."""
 MAX_RULE_SETS: Final = 8
 
-Matches = tuple[tuple[Rule, re.Match[str]], ...]
+Matches = tuple[tuple[Rule, RuleMatch], ...]
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
