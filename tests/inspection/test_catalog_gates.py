@@ -7,7 +7,15 @@ import re
 
 import pytest
 
-from mcpwall.inspection.catalog import CASE_ESCAPES, LoweredMatch, RuleMatch, builtin_rules, lower_gate
+from mcpwall.inspection.catalog import (
+    CASE_ESCAPES,
+    LoweredMatch,
+    RuleMatch,
+    builtin_rules,
+    compile_rule,
+    gate_exact,
+    lower_gate,
+)
 from mcpwall.inspection.normalize import normalize
 
 from .test_speed_paths import PROBES, _texts
@@ -86,3 +94,28 @@ def test_an_unmatched_group_reads_none_and_an_empty_one_reads_empty() -> None:
     lowered = LoweredMatch("qZ", m.regs, pattern.groupindex)
     assert lowered.groupdict() == {"a": None, "b": ""} == m.groupdict()
     assert (lowered.start(), lowered.end(), lowered.span(), lowered.group(0)) == (1, 2, (1, 2), "Z")
+
+
+def test_the_table_records_exactly_the_rules_that_have_a_gate() -> None:
+    rules = builtin_rules()
+    assert all(rule.exact is gate_exact(rule.spec.pattern, rule.options) for rule in rules)
+    assert sum(rule.exact is True for rule in rules) > len(rules) // 2
+
+
+def test_a_gate_known_exact_is_the_gate_found_by_the_check() -> None:
+    for rule in builtin_rules():
+        checked = lower_gate(rule.spec.pattern, rule.options)
+        known = lower_gate(rule.spec.pattern, rule.options, rule.exact)
+        assert (checked is None) == (known is None), rule.spec.id
+        if checked is not None and known is not None:  # the checked one is compiled from its parsed tree
+            assert known.pattern == rule.spec.pattern, rule.spec.id
+            assert (known.flags, known.groupindex) == (checked.flags, checked.groupindex), rule.spec.id
+            for text in TEXTS:
+                lowered = text.lower()
+                assert [m.regs for m in known.finditer(lowered)] == [m.regs for m in checked.finditer(lowered)]
+
+
+def test_a_rule_of_unknown_exactness_is_checked() -> None:
+    assert lower_gate(r"\bignore\b", re.IGNORECASE) is not None
+    assert lower_gate(r"\bIgnore\b", re.IGNORECASE) is None
+    assert compile_rule(builtin_rules()[0].spec).exact is None

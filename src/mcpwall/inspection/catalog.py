@@ -77,6 +77,9 @@ class Rule:
     """The regex once compiled (empty until then)."""
     gates: list[re.Pattern[str] | None] = field(default_factory=list, compare=False, repr=False)
     """The lower-case gate once built (empty until then; None in it when the rule has none)."""
+    exact: bool | None = field(default=None, compare=False, repr=False)
+    """Whether the rule has a gate, as the requirements table recorded it (:func:`gate_exact`),
+    or None when not known: then the pattern is checked when the gate is first needed."""
 
     @property
     def options(self) -> int:
@@ -95,7 +98,7 @@ class Rule:
         """The pattern compiled case-sensitively, for lower-cased ASCII text (see :func:`lower_gate`),
         or None when that would not be exact (built on first use)."""
         if not self.gates:
-            self.gates.append(lower_gate(self.spec.pattern, self.options))
+            self.gates.append(lower_gate(self.spec.pattern, self.options, self.exact))
         return self.gates[0]
 
     def finditer(self, text: str, lowered: str | None) -> Iterator[RuleMatch]:
@@ -192,26 +195,44 @@ _NESTED: dict[Any, Callable[[Any], list[Any]]] = {
 """The sub-patterns of a parsed operation that holds others."""
 
 
-def lower_gate(pattern: str, options: int) -> re.Pattern[str] | None:
+def lower_gate(pattern: str, options: int, exact: bool | None = None) -> re.Pattern[str] | None:
     """The pattern compiled without ``re.IGNORECASE``, when it then matches a lower-cased ASCII text
-    exactly where the case-insensitive pattern matches the text itself; else None.
+    exactly where the case-insensitive pattern matches the text itself (see :func:`gate_exact`);
+    else None. ``exact`` is :func:`gate_exact` of the pattern when already known (the requirements
+    table records it for the packaged catalog): the pattern is then compiled without a check.
+    """
+    if not options & re.IGNORECASE or exact is False:
+        return None
+    flags = options & ~re.IGNORECASE
+    if exact:
+        return re.compile(pattern, flags)
+    tree = _exact_tree(pattern, options)
+    if tree is None:
+        return None
+    gate: re.Pattern[str] = _COMPILER.compile(tree, flags)  # the tree parsed for the check: not parsed twice
+    return gate
+
+
+def gate_exact(pattern: str, options: int) -> bool:
+    """Whether the case-insensitive pattern has a lower-case gate (:func:`lower_gate`).
 
     That holds when no character the pattern tests is an ASCII capital or one of
     `CASE_ESCAPES` (for ASCII text, ignoring case is then comparing lower-cased characters: a
     letter class, ``\\b``, ``\\w`` and a back-reference read a lower-cased text alike), and no
     inline flag changes case sensitivity. Only a case-insensitive rule has a gate.
     """
-    if not options & re.IGNORECASE:
-        return None
-    flags = options & ~re.IGNORECASE
+    return bool(options & re.IGNORECASE) and _exact_tree(pattern, options) is not None
+
+
+def _exact_tree(pattern: str, options: int) -> Any:
+    """The pattern parsed without ``re.IGNORECASE`` when its gate is exact, else None."""
     try:
-        tree = _PARSER.parse(pattern, flags)
+        tree = _PARSER.parse(pattern, options & ~re.IGNORECASE)
     except re.error:
         return None
     if tree.state.flags & (re.IGNORECASE | re.LOCALE) or not _lower_closed(tree):
         return None
-    gate: re.Pattern[str] = _COMPILER.compile(tree, flags)  # the tree parsed above: not parsed twice
-    return gate
+    return tree
 
 
 def _safe_char(code: int) -> bool:
@@ -282,13 +303,14 @@ def _compile_all(rules: tuple[Rule, ...], then: Callable[[], object] | None) -> 
         time.sleep(0)
 
 
-def compile_rule(spec: RuleSpec, *, lazily: bool = False) -> Rule:
+def compile_rule(spec: RuleSpec, *, lazily: bool = False, exact: bool | None = None) -> Rule:
     """Compile one rule spec.
 
     Args:
         spec: the rule.
         lazily: compile its regex on first use instead (for the packaged catalog only: its
             patterns are known to compile).
+        exact: whether it has a lower-case gate, when known (see `Rule.exact`).
 
     Raises:
         CatalogError: unknown flags or an invalid pattern.
@@ -296,7 +318,7 @@ def compile_rule(spec: RuleSpec, *, lazily: bool = False) -> Rule:
     unknown = spec.flags - KNOWN_FLAGS
     if unknown:
         raise CatalogError(f"rule {spec.id}: unknown flags {sorted(unknown)}")
-    rule = Rule(spec)
+    rule = Rule(spec, exact=exact)
     if not lazily:
         try:
             rule.regex  # noqa: B018 - compiling now is the point: a bad pattern fails here
@@ -405,7 +427,10 @@ def catalog_specs(text: bytes, stored_digest: str, stored: tuple[RuleSpec, ...])
 def builtin_rules() -> tuple[Rule, ...]:
     """The packaged catalog, loaded once per process (each regex compiled on first use)."""
     table = packaged_table()
-    return tuple(compile_rule(spec, lazily=True) for spec in catalog_specs(catalog_text(), table.catalog, table.specs))
+    specs = catalog_specs(catalog_text(), table.catalog, table.specs)
+    if specs is not table.specs:  # rules.yaml parsed: the table's record of the gates is not for these
+        return tuple(compile_rule(spec, lazily=True) for spec in specs)
+    return tuple(compile_rule(spec, lazily=True, exact=i in table.gated) for i, spec in enumerate(specs))
 
 
 def compile_rules(extra: list[RuleSpec] | None = None) -> tuple[Rule, ...]:

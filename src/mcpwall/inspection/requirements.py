@@ -9,6 +9,8 @@ are done once, at build time, into ``requirements.json`` next to ``rules.yaml``:
   :func:`~mcpwall.inspection.catalog.builtin_rules`);
 - ``keys``: per rule of the catalog, a digest of its pattern and flags (:func:`rule_key`), and
   ``always``: the rules that require nothing certain (they always run);
+- ``gated``: the rules that have a lower-case gate (:func:`~mcpwall.inspection.catalog.gate_exact`,
+  a walk of the parsed pattern too slow for the first listing of a new process);
 - ``literals``: every literal any rule requires (:data:`DIGIT` standing for any decimal digit),
   and ``keyed``: per literal, as one string, the
   alternatives whose rarest literal it is (``"3 17 40;8 2"``: rule 3 requires this literal with
@@ -55,7 +57,7 @@ if TYPE_CHECKING:
     from mcpwall.inspection.catalog import Rule, RuleSpec
 
 TABLE_FILE: Final = "requirements.json"
-ANALYSIS_VERSION: Final = 5
+ANALYSIS_VERSION: Final = 6
 """Bumped whenever :mod:`~mcpwall.inspection.literals` (or :func:`rule_requirement`) derives
 something else from a pattern, or the table's layout changes."""
 DIGIT: Final = "0" + BOUNDARY + "9"
@@ -84,6 +86,7 @@ class Table:
         always: the table rules that always run.
         literals: every literal.
         keyed: per literal, its encoded alternatives (``""`` when it is no alternative's key).
+        gated: the table rules that have a lower-case gate.
     """
 
     catalog: str = ""
@@ -92,6 +95,7 @@ class Table:
     always: frozenset[int] = frozenset()
     literals: tuple[str, ...] = ()
     keyed: tuple[str, ...] = ()
+    gated: frozenset[int] = frozenset()
 
     @property
     def rules(self) -> dict[str, int]:
@@ -315,9 +319,11 @@ def parse_table(data: bytes) -> Table:
     keyed = _strings(document.get("keyed"), "keyed")
     if len(keyed) != len(literals) or "".join(keyed).encode().translate(None, _KEYED_CHARS):
         raise ValueError("keyed is one list of rule and literal indices per literal")
-    always = document.get("always")
+    always, gated = document.get("always"), document.get("gated")
     if not isinstance(always, list) or not all(type(i) is int and 0 <= i < len(keys) for i in always):
         raise ValueError("always is a list of rule indices")
+    if not isinstance(gated, list) or not all(type(i) is int and 0 <= i < len(keys) for i in gated):
+        raise ValueError("gated is a list of rule indices")
     catalog, rows = document.get("catalog"), document.get("specs")
     if not isinstance(catalog, str) or not isinstance(rows, list):
         raise ValueError("the table carries the catalog's digest and specs")
@@ -325,7 +331,7 @@ def parse_table(data: bytes) -> Table:
         specs = tuple(spec_from_row(row) for row in rows)
     except CatalogError as exc:
         raise ValueError(str(exc)) from exc
-    return Table(catalog, specs, keys, frozenset(always), literals, keyed)
+    return Table(catalog, specs, keys, frozenset(always), literals, keyed, frozenset(gated))
 
 
 @cache
@@ -383,7 +389,7 @@ def build_table(rules: tuple[Rule, ...], catalog: bytes) -> bytes:
         rules: the catalog's rules, in catalog order.
         catalog: the ``rules.yaml`` they were parsed from.
     """
-    from mcpwall.inspection.catalog import spec_row  # catalog imports this module
+    from mcpwall.inspection.catalog import gate_exact, spec_row  # catalog imports this module
 
     found = [rule_requirement(rule.spec.pattern, rule.options) for rule in rules]
     literals = sorted({literal for need in found if need for term in need for literal in term})
@@ -402,6 +408,7 @@ def build_table(rules: tuple[Rule, ...], catalog: bytes) -> bytes:
         "specs": [spec_row(rule.spec) for rule in rules],
         "keys": [rule_key(rule) for rule in rules],
         "always": always,
+        "gated": [ordinal for ordinal, rule in enumerate(rules) if gate_exact(rule.spec.pattern, rule.options)],
         "literals": literals,
         "keyed": [";".join(entries) for entries in keyed],
     }
