@@ -177,6 +177,25 @@ NEGATABLE_WORDS = (
 NEGATABLE = frozenset(NEGATABLE_WORDS.split())
 """What a prohibition takes back: the acts, data and destinations it names are what must not happen."""
 PROVENANCE_SECRETS = frozenset({"secret_word", "secret_noun", "secret_source"})
+SESSION_SIGNALS = frozenset({"session_ref", "session_data"})
+"""What the session has seen (the conversation, earlier results): the tool's own input when its
+purpose sentence works on the conversation and the field names no place it goes."""
+DESTINATIONS = frozenset(
+    {
+        "url",
+        "bad_host",
+        "sink",
+        "recipient",
+        "endpoint",
+        "fixed_dest",
+        "url_payload",
+        "image_beacon",
+        "transfer",
+        "data_out",
+        "cloud_sink",
+    }
+)
+"""Signals naming a place data goes, or data passed on, beyond the tool's own parameters."""
 """Secret words that, in a sentence saying where the tool's own credentials come from, name its own login."""
 FUNCTION_WORDS = frozenset({"with"})
 """A word before an action's verb (``a key with refund permission``): the verb is the next word."""
@@ -405,12 +424,15 @@ class Reading:
             (``makePublic``: "Make the image publicly accessible"): the actions there are what
             the property does.
         provenance: the sentences saying where the tool's own credentials come from.
+        on_session: the purpose sentence works on the conversation itself (a summary tool) and
+            the field names no destination: the session it then asks for is its input, not a leak.
     """
 
     text: str
     purpose: int
     effect: tuple[tuple[int, int], ...]
     provenance: tuple[tuple[int, int], ...]
+    on_session: bool = False
 
 
 def _is_own(hit: Hit, own: Own, reading: Reading) -> bool:
@@ -493,7 +515,11 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     """The hits of one field (quoted examples already removed) with the tool's own subject marked."""
     provenance = tuple(_sentences_of(text, hits, "provenance"))
     effect = effect_clauses(field, text) if any(h.signal in ACTIONS for h in hits) else ()
-    reading = Reading(text, purpose_end(field, text, hits), effect, provenance)
+    purpose = purpose_end(field, text, hits)
+    on_session = any(h.signal in SESSION_SIGNALS and h.end <= purpose for h in hits) and not any(
+        h.signal in DESTINATIONS for h in hits
+    )
+    reading = Reading(text, purpose, effect, provenance, on_session)
     refused = _refused_sentences(text)
     alternatives = [(h.start, h.end) for h in hits if h.signal == "redirect"]
     kept = [h for h in hits if not _idle(h, text, refused, alternatives)]
@@ -581,7 +607,7 @@ def _judge(hit: Hit, own: Own, reading: Reading) -> Hit:
         return replace(hit, signal=OWNABLE[hit.signal])
     if hit.signal in PROVENANCE_SECRETS and _overlaps(hit, reading.provenance):
         return replace(hit, signal="login_own")
-    if hit.signal == "session_ref" and hit.end <= reading.purpose:
+    if hit.signal in SESSION_SIGNALS and (hit.end <= reading.purpose or reading.on_session):
         return replace(hit, signal="session_own")
     return hit
 
