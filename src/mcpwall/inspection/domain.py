@@ -127,6 +127,13 @@ CAUTION = re.compile(
 )
 """The start of a clause naming what needs the user's confirmation (``ask the user before running rm -rf``)."""
 REFUSED_SIGNALS = frozenset({"shell", "remote_exec", "exec_verb", "run_directive", "destructive"})
+PRECONDITION = re.compile(
+    r"\b(?:must|should|needs?\s{1,3}to)\s{1,3}have\s{1,3}(?:already\s{1,3})?"
+    r"(?:read|opened|viewed|called|used|run|fetched|loaded|seen|listed)\b[^.!?;\n]{0,100}",
+    re.IGNORECASE,
+)
+"""A state the call requires (``you must have read the file earlier in this conversation``): what
+the session has seen is named as a condition there, not asked for."""
 PROHIBITION = re.compile(
     r"(?=[acdimnstw])\b(?:do\s{1,3}not|don'?t|never|must\s{1,3}not|mustn'?t|should\s{1,3}not|shouldn'?t|will\s{1,3}not|won'?t|"
     r"does\s{1,3}not|doesn'?t|(?:is|are|was|were)\s{1,3}(?:not|never)|isn'?t|aren'?t|cannot|can'?t)\s{1,3}"
@@ -530,10 +537,13 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
 
 def _idle(hit: Hit, text: str, refused: list[tuple[int, int]], alternatives: list[tuple[int, int]]) -> bool:
     """True for a hit that orders nothing: a command the tool refuses, another tool named as the
-    one to use instead (``for PHP sites use deploy_php instead``), a call of a tool that only reads
+    one to use instead (``for PHP sites use deploy_php instead``), the session named in a state the
+    call requires (`PRECONDITION`), a call of a tool that only reads
     (``call list_payment_intents first``), or a verb that goes on a list of what the tool may do
     (``may squash commits, schedule auto-merge``)."""
     if hit.signal in REFUSED_SIGNALS and _overlaps(hit, refused):
+        return True
+    if hit.signal == "session_ref" and any(_overlaps(hit, [m.span()]) for m in PRECONDITION.finditer(text)):
         return True
     if hit.signal == "side_action" and (
         _overlaps(hit, alternatives) or _named_as_alternative(hit, text) or READ_TOOL.search(hit.text)
