@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from mcpwall.inspection import Severity, inspect_definition, max_severity
 from mcpwall.inspection.catalog import builtin_rules
 from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.prefilter import PREPARED_SIZE, Prefilter
 from mcpwall.inspection.requirements import Table, parse_table, requirements, table_path
-from mcpwall.inspection.review import prepare_detector
+from mcpwall.inspection.review import prepare_detector, rehearsal
 
 from .test_prefilter import DISGUISED, PROBES, _texts
 
@@ -89,3 +90,13 @@ def test_a_list_not_written_as_tables_are_is_malformed(written: str) -> None:
     with pytest.raises(ValueError, match="points past"):
         requirements(rules, damaged).keyed(word)
     assert Prefilter(rules, requirements(rules, damaged)).candidates("Please ignore it.") == rules
+
+
+def test_the_rehearsal_definitions_are_ordinary_tools_of_many_shapes() -> None:
+    tools = rehearsal()
+    assert len(tools) >= 20
+    assert len({tool["name"] for tool in tools}) == len(tools)
+    assert any("outputSchema" in tool for tool in tools)
+    assert any("annotations" in tool for tool in tools)
+    flagged = {t["name"]: max_severity(inspect_definition("tool", t)) for t in tools}
+    assert all(level is None or level < Severity.MEDIUM for level in flagged.values()), flagged

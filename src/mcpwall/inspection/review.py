@@ -21,7 +21,10 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
+from importlib import resources
 from typing import Any, Final
+
+import orjson
 
 from mcpwall.audit import Auditor
 from mcpwall.inspection.cache import CachedInspector, detector_digest
@@ -53,74 +56,29 @@ class Review:
     reason: str = ""
 
 
-REHEARSAL: Final[tuple[dict[str, Any], ...]] = (
-    {
-        "name": "read_text_file",
-        "title": "Read Text File",
-        "description": "Read the complete contents of a file as text. Use this tool when you need to examine "
-        "the contents of a single file; only works within allowed directories.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": "The path to the file"},
-                "head": {"type": "number", "description": "If provided, returns only the first N lines"},
-                "encoding": {"type": "string", "enum": ["utf-8", "latin-1"], "default": "utf-8"},
-            },
-            "required": ["path"],
-            "additionalProperties": False,
-            "$schema": "http://json-schema.org/draft-07/schema#",
-        },
-        "annotations": {"readOnlyHint": True, "title": "Read Text File"},
-    },
-    {
-        "name": "create_issue",
-        "description": "Create a new issue in a repository. Always ask the user before creating issues on their "
-        "behalf, and <b>never</b> include secrets such as API keys in the body.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "owner": {"type": "string", "title": "Owner"},
-                "repo": {"type": "string", "title": "Repo"},
-                "labels": {"type": "array", "items": {"type": "string"}},
-                "count": {"type": "integer", "minimum": 1},
-                "draft": {"type": "boolean"},
-                "assignee": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-            },
-            "required": ["owner", "repo"],
-        },
-        "outputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}},
-    },
-    {
-        "name": "send_message",
-        "description": "Sends a message to a channel and returns its id. Do not pass anything to this parameter "
-        "unless the user asked for it; when in doubt, ask first. Fails if the channel does not exist (e.g., "
-        "'general' after it was archived).",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "channel": {"type": "string", "description": "The channel name or ID"},
-                "text": {"type": "string", "description": "The message to send, in Markdown"},
-                "thread": {"type": ["string", "null"], "description": "Reply in this thread (optional)"},
-            },
-            "required": ["channel", "text"],
-        },
-    },
-)
-"""Three ordinary tool definitions the detector inspects once in the warm-up thread (see
-`prepare_detector`): the code paths of a first listing run once before it arrives."""
+REHEARSAL_FILE: Final = "rehearsal.json"
+"""Ordinary tool definitions (in the shapes common servers use) that the warm-up thread inspects
+once (see `prepare_detector`): the code paths of a first listing run before it arrives."""
+
+
+def rehearsal() -> list[dict[str, Any]]:
+    """The definitions of `REHEARSAL_FILE` (package data)."""
+    data = orjson.loads(resources.files("mcpwall.inspection").joinpath(REHEARSAL_FILE).read_bytes())
+    return [tool for tool in data["tools"] if isinstance(tool, dict)]
 
 
 def prepare_detector(rules: tuple[Rule, ...]) -> None:
     """Once-per-process work the first listing would otherwise pay for, done ahead (in the warm-up
     thread): the detector's code digest (the key of findings kept in the registry), the
     prefilter's most used requirement lists (`Prefilter.prepare`), and a rehearsal: inspecting
-    `REHEARSAL` once. The interpreter specializes the detector's code on its first runs, and the
-    allocator grows its pools, which otherwise makes a new process's first listing about a
-    fifth slower than the same listing later. What it judges stays in the memos (common schema
+    the `rehearsal` definitions once. The interpreter specializes the detector's code on its first
+    runs, the prefilter builds the lists of the literals it meets and the allocator grows its
+    pools: without it a new process's first listing of mcp-server-git took 6-7 ms instead of 3-4
+    (three rehearsal definitions left 4.8 ms; twenty, 3.8). What it judges stays in the memos (common schema
     words among it), as any listing's would: findings never depend on what was seen before."""
     detector_digest()
     recall_for(rules).prefilter.prepare()
-    for tool in REHEARSAL:
+    for tool in rehearsal():
         time.sleep(0)  # give the GIL back between definitions, as the rest of the warm-up does
         inspect_definition("tool", tool, rules)
 
