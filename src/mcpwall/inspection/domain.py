@@ -108,7 +108,7 @@ SCANNER_PURPOSE = re.compile(
 )
 """A purpose sentence saying the tool looks for attacks in tool definitions (a scanner quotes them)."""
 DETECTS = re.compile(
-    r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?:the\s{1,3}scanner|it|this\s{1,3}tool)\s{1,3}(?:also\s{1,3})?)?"
+    r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:[^.!?\n]{0,80}?\b(?:and|also|it|tool|scanner)\s{1,3})?"
     r"(?:flags|detects|catches|looks\s{1,3}for|warns\s{1,3}about)\s[^\n]{0,400}?(?:(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s|$)|$|\n)",
     re.IGNORECASE,
 )
