@@ -24,7 +24,7 @@ import pytest
 
 from .mechanism_cases import Tool, is_high, mechanism_tests, rules_alone_test, tool
 
-SUMMARY_PARAMETERS = {"transcript": {"type": "string"}, "context": {"type": "string"}}
+SUMMARY_PARAMETERS: dict[str, object] = {"transcript": {"type": "string"}, "context": {"type": "string"}}
 
 ATTACKS: dict[str, list[Tool]] = {
     "session_sent_on_by_a_summarizer": [
