@@ -14,7 +14,6 @@ Reproduce: .venv/bin/python benchmarks/bench_listing.py [--runs 7]
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -23,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_relay import LIST, Peer, compile_bytecode
+from bench_relay import LIST, Peer, child_env, compile_bytecode
 
 INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
 INIT = (
@@ -63,7 +62,7 @@ def main() -> None:
         repository = Path(work) / "repo"
         subprocess.run(["git", "init", "-q", str(repository)], check=True)
         server = server_command(repository)
-        base = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/")}
+        base = child_env()
         wall = [sys.executable, "-m", "mcpwall", "run", "--", *server]
         warm_state = str(Path(work) / "warm")
         first_listing_ms(wall, {**base, "MCPWALL_STATE_DIR": warm_state})  # pins the tools once

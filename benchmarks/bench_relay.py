@@ -55,6 +55,15 @@ def call_line(i: int) -> bytes:
     )
 
 
+def child_env(**extra: str) -> dict[str, str]:
+    """A minimal environment for the processes measured: PATH and HOME, and PYTHONPATH when set (an
+    A/B run with ``PYTHONPATH=<worktree>/src`` then measures that tree in the children too)."""
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/")}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env | extra
+
+
 class Peer:
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.started = time.perf_counter()
@@ -161,7 +170,7 @@ def main() -> None:
     parser.add_argument("--pipelined", type=int, default=20000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as state:
-        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "MCPWALL_STATE_DIR": state}
+        env = child_env(MCPWALL_STATE_DIR=state)
         wall = [sys.executable, "-m", "mcpwall", "run", "--", *ECHO]
         bare_argv = [sys.executable, str(HERE / "bare_relay.py"), "--", *ECHO]
         floor_argv = [sys.executable, str(HERE / "floor_relay.py"), str(Path(state) / "floor.jsonl"), "--", *ECHO]
