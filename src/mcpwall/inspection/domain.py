@@ -530,9 +530,28 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
     refused = _refused_sentences(text)
     alternatives = [(h.start, h.end) for h in hits if h.signal == "redirect"]
     kept = [h for h in hits if not _idle(h, text, refused, alternatives)]
-    judged = [_judge(h, own, reading) for h in kept]
+    judged = _own_parameter_paths([_judge(h, own, reading) for h in kept], text)
     own_files = [(h.start, h.end) for h in judged if h.signal == "secret_own"]
     return [replace(h, signal="sink_own") if h.signal == "sink" and _overlaps(h, own_files) else h for h in judged]
+
+
+def _own_parameter_paths(hits: list[Hit], text: str) -> list[Hit]:
+    """The tool's own secret files named in a clause that sets one of its own parameters (``set
+    `env_file` to load them from a .env file``): a path the tool itself opens, given as an
+    argument, not contents the model is to pass on; they become ``secret_path_own``."""
+    settings = [h for h in hits if h.signal == "forced_own"]
+    if not settings or not any(h.signal == "secret_own" for h in hits):
+        return hits
+    clauses = [(_start_after(CLAUSE_END, text, h.start), _clause_end(text, h.end)) for h in settings]
+    return [
+        replace(h, signal="secret_path_own") if h.signal == "secret_own" and _overlaps(h, clauses) else h for h in hits
+    ]
+
+
+def _clause_end(text: str, at: int) -> int:
+    """Where the clause holding ``at`` ends."""
+    end = CLAUSE_END.search(text, at)
+    return end.start() if end else len(text)
 
 
 def _idle(hit: Hit, text: str, refused: list[tuple[int, int]], alternatives: list[tuple[int, int]]) -> bool:
