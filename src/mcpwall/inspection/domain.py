@@ -184,6 +184,8 @@ NEGATABLE_WORDS = (
 NEGATABLE = frozenset(NEGATABLE_WORDS.split())
 """What a prohibition takes back: the acts, data and destinations it names are what must not happen."""
 PROVENANCE_SECRETS = frozenset({"secret_word", "secret_noun", "secret_source"})
+CONTENTS_OF = re.compile(r"\b(?:contents?|full\s{1,3}text|text|body|value)\s{1,3}of\b", re.IGNORECASE)
+"""A clause asking for what a file holds, not for its path."""
 SESSION_SIGNALS = frozenset({"session_ref", "session_data"})
 """What the session has seen (the conversation, earlier results): the tool's own input when its
 purpose sentence works on the conversation and the field names no place it goes."""
@@ -538,11 +540,13 @@ def reclassify(hits: list[Hit], text: str, field: str, own: Own) -> list[Hit]:
 def _own_parameter_paths(hits: list[Hit], text: str) -> list[Hit]:
     """The tool's own secret files named in a clause that sets one of its own parameters (``set
     `env_file` to load them from a .env file``): a path the tool itself opens, given as an
-    argument, not contents the model is to pass on; they become ``secret_path_own``."""
+    argument, not contents the model is to pass on; they become ``secret_path_own``. A clause
+    asking for a file's contents (`CONTENTS_OF`) is not a path."""
     settings = [h for h in hits if h.signal == "forced_own"]
     if not settings or not any(h.signal == "secret_own" for h in hits):
         return hits
     clauses = [(_start_after(CLAUSE_END, text, h.start), _clause_end(text, h.end)) for h in settings]
+    clauses = [(start, end) for start, end in clauses if CONTENTS_OF.search(text, start, end) is None]
     return [
         replace(h, signal="secret_path_own") if h.signal == "secret_own" and _overlaps(h, clauses) else h for h in hits
     ]
