@@ -30,6 +30,8 @@ combo.own_secret_exfiltration credential_theft critical near
     secret_own + data_flow|fill + sink|bad_host|hidden_file|url_payload|arg_sink
 combo.secret_exfiltration credential_theft critical near
     secret_word + data_flow + sink|hidden_file|bad_host|concealment|persistence
+combo.alarm_phishing credential_theft critical near
+    false_claim + secret_request
 combo.secret_sent_out credential_theft critical near
     secret_word|secret_file + transfer + sink|bad_host
 combo.secret_in_reply credential_theft critical near
@@ -131,6 +133,7 @@ DESCRIPTIONS = {
     "combo.own_secret_exfiltration": "The tool's own secret files read and sent out or into an argument.",
     "combo.secret_exfiltration": "Secrets moved to a destination outside the user's request.",
     "combo.secret_from_user": "Secrets from the user's environment moved into a call or a destination.",
+    "combo.alarm_phishing": "A false alarm given to the user together with a request for their password or code.",
     "combo.secret_sent_out": "Credentials or a secret file said to be sent to an outside address or server.",
     "combo.secret_in_reply": "Credentials folded into the report or reply the tool sends back.",
     "combo.session_exfiltration": "The conversation or other tools' results sent somewhere.",
