@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from mcpwall.inspection import catalog
 from mcpwall.inspection.catalog import builtin_rules, compile_rule, warm_up
 
 
@@ -14,3 +17,18 @@ def test_warm_up_compiles_every_rule_of_a_set_once() -> None:
     assert all(len(rule.compiled) == 1 for rule in rules)
     assert all(rule.regex.pattern == rule.spec.pattern for rule in rules)
     assert warm_up(rules) is None
+
+
+def test_the_regexes_only_non_ascii_text_needs_come_after_the_rest_of_the_warm_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(catalog, "NON_ASCII_COMPILE_DELAY", 0.0)
+    rules = tuple(compile_rule(rule.spec, lazily=True) for rule in builtin_rules())
+    gated = [rule for rule in rules if rule.gate is not None]
+    assert gated
+    seen: list[bool] = []
+    thread = warm_up(rules, then=lambda: seen.append(any(rule.compiled for rule in gated)))
+    assert thread is not None
+    thread.join(timeout=60)
+    assert seen == [False]
+    assert all(rule.compiled for rule in gated)

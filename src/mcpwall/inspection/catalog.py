@@ -271,6 +271,13 @@ _WARMING: set[int] = set()
 """Rule sets (by identity) a warm-up thread was started for: at most one per set per process."""
 
 
+NON_ASCII_COMPILE_DELAY = 2.0
+"""Seconds the warm-up thread waits before compiling the regexes only non-ASCII text needs (the
+rules with a lower-case gate): about 230 ms of compiling that otherwise ran while a typical
+server's first listing arrived (0.6-0.7 s after start) and competed with it for the GIL. A
+non-ASCII listing that comes sooner compiles the rules it needs itself."""
+
+
 def warm_up(rules: tuple[Rule, ...], then: Callable[[], object] | None = None) -> threading.Thread | None:
     """Compile every rule of ``rules`` not compiled yet, in a background thread (then run
     ``then`` there too, if given: more once-per-process work that should stay off the first listing).
@@ -291,13 +298,15 @@ def warm_up(rules: tuple[Rule, ...], then: Callable[[], object] | None = None) -
 
 def _compile_all(rules: tuple[Rule, ...], then: Callable[[], object] | None) -> None:
     """Each rule's gate, or its regex when it has none (what ASCII text needs), then ``then``,
-    then the regexes of rules with a gate (needed for non-ASCII text only)."""
+    then, after `NON_ASCII_COMPILE_DELAY`, the regexes of rules with a gate (needed for non-ASCII
+    text only)."""
     for rule in rules:
         if rule.gate is None:
             rule.regex  # noqa: B018 - compiling is the point
         time.sleep(0)  # give the GIL back between rules: the relay never waits more than one compile
     if then is not None:
         then()
+    time.sleep(NON_ASCII_COMPILE_DELAY)
     for rule in rules:
         rule.regex  # noqa: B018 - as above
         time.sleep(0)
