@@ -32,3 +32,16 @@ def test_the_regexes_only_non_ascii_text_needs_come_after_the_rest_of_the_warm_u
     thread.join(timeout=60)
     assert seen == [False]
     assert all(rule.compiled for rule in gated)
+
+
+def test_a_new_rule_set_gets_its_own_warm_up_even_where_an_old_ones_identity_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(catalog, "NON_ASCII_COMPILE_DELAY", 0.0)
+    specs = [rule.spec for rule in builtin_rules()[:2]]
+    for _ in range(50):  # freed tuples' identities come back quickly: the old set of ids reused them
+        rules = tuple(compile_rule(spec, lazily=True) for spec in specs)
+        thread = warm_up(rules)
+        assert thread is not None
+        thread.join(timeout=60)
+        del rules, thread

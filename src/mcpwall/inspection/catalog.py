@@ -267,8 +267,9 @@ def _children(op: Any, av: Any) -> list[Any] | None:
     return None if nested is None else nested(av)  # an operation not reviewed here: no gate
 
 
-_WARMING: set[int] = set()
-"""Rule sets (by identity) a warm-up thread was started for: at most one per set per process."""
+_WARMING: dict[int, tuple[Rule, ...]] = {}
+"""Rule sets (by identity) a warm-up thread was started for: at most one per set per process. The
+set itself is kept, so that its identity cannot be reused by a later rule set."""
 
 
 NON_ASCII_COMPILE_DELAY = 2.0
@@ -290,7 +291,7 @@ def warm_up(rules: tuple[Rule, ...], then: Callable[[], object] | None = None) -
     """
     if id(rules) in _WARMING:
         return None
-    _WARMING.add(id(rules))
+    _WARMING[id(rules)] = rules
     thread = threading.Thread(target=_compile_all, args=(rules, then), name="mcpwall-rules", daemon=True)
     thread.start()
     return thread
