@@ -40,6 +40,8 @@ combo.secret_from_user credential_theft critical near
     secret_source + data_flow|fill + ORDERS|arg_sink|sink
 combo.session_exfiltration exfiltration high near
     session_data + data_flow|fill + sink|url|bad_host|arg_sink|recipient
+combo.session_into_argument exfiltration high near
+    user_context + arg_sink|data_flow|fill
 combo.bad_host_flow exfiltration high near
     bad_host + data_flow|shell|endpoint|url_payload|sink
 combo.session_harvest exfiltration high near
@@ -137,6 +139,7 @@ DESCRIPTIONS = {
     "combo.secret_sent_out": "Credentials or a secret file said to be sent to an outside address or server.",
     "combo.secret_in_reply": "Credentials folded into the report or reply the tool sends back.",
     "combo.session_exfiltration": "The conversation or other tools' results sent somewhere.",
+    "combo.session_into_argument": "The model told to put any of the user's recent context into an argument.",
     "combo.bad_host_flow": "Data or commands sent to a host used for exfiltration (raw IP, webhook catcher, tunnel).",
     "combo.session_harvest": "Several kinds of conversation data requested together.",
     "combo.every_call_leak": "Conversation or other calls' data collected around every call or answer.",
