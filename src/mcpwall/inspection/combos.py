@@ -394,6 +394,13 @@ DESCRIPTIONS.update(
     }
 )
 
+# --- session 15: content fetched elsewhere ordered into this call ---
+TABLE += """
+combo.content_relay exfiltration high near
+    relay_content + ORDERS|other_tool|prerequisite
+"""
+DESCRIPTIONS["combo.content_relay"] = "A record, message or returned text fetched elsewhere, ordered into this call."
+
 
 @dataclass(frozen=True, slots=True)
 class Combo:
