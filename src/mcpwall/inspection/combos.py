@@ -398,8 +398,11 @@ DESCRIPTIONS.update(
 TABLE += """
 combo.content_relay exfiltration high near
     relay_content + ORDERS|other_tool|prerequisite
+combo.tool_takeover preference_manipulation high near
+    supersedes + supersedes|promotion|authority|avoid_tool|exclusive|self_call|redirect
 """
 DESCRIPTIONS["combo.content_relay"] = "A record, message or returned text fetched elsewhere, ordered into this call."
+DESCRIPTIONS["combo.tool_takeover"] = "A tool claiming to supersede other tools, named or listed, to be called instead."
 
 
 @dataclass(frozen=True, slots=True)
