@@ -400,7 +400,10 @@ combo.content_relay exfiltration high near
     relay_content + ORDERS|other_tool|prerequisite
 combo.tool_takeover preference_manipulation high near
     supersedes + supersedes|promotion|authority|avoid_tool|exclusive|self_call|redirect
+combo.code_plant hidden_instructions high near
+    code_plant + ORDERS|imperative|auto_trigger|concealment
 """
+DESCRIPTIONS["combo.code_plant"] = "Code of the server's to be slipped into the code the model writes for the user."
 DESCRIPTIONS["combo.content_relay"] = "A record, message or returned text fetched elsewhere, ordered into this call."
 DESCRIPTIONS["combo.tool_takeover"] = "A tool claiming to supersede other tools, named or listed, to be called instead."
 
