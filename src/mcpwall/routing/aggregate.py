@@ -86,6 +86,9 @@ class Aggregate:
             settings.call_timeout_seconds,
         )
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+        """The session is shutting down: its servers are being stopped, so a health check in flight
+        judges nothing (a ping its stopping server answers with an error is not a hang)."""
         self._ids = 0
         self._lock = asyncio.Lock()
         self.prompts: dict[str, Route] = {}
@@ -374,7 +377,7 @@ class Aggregate:
         """The periodic work of a front: answer calls left unanswered too long; when due, check
         the running servers' health (a check that times out counts for nothing)."""
         self.time_out()
-        if health_due:
+        if health_due and not self.closing:
             with contextlib.suppress(TimeoutError):
                 await self.check_health()
 
@@ -387,6 +390,8 @@ class Aggregate:
                 answer = await link.request("server/discover" if link.era.modern else "ping", None, 5.0)
             except TimeoutError:
                 answer = {"error": {"message": "no answer to ping within 5 s"}}
+            if self.closing:  # stopped meanwhile: Python 3.11's wait_for can return the stop's error
+                return  # answer instead of raising the cancellation, and that is no verdict
             if "error" in answer:
                 self.audit.emit("upstream_unhealthy", upstream=link.name, error=answer["error"])
                 await link.stop(1.0)

@@ -90,6 +90,7 @@ class HttpClientSession:
         """Detach from every server (the pool stops those no session uses any more)."""
         if self.aggregate is None:
             return
+        self.aggregate.closing = True
         for task in self.aggregate.tasks:
             task.cancel()
         for link in self.aggregate.links.values():

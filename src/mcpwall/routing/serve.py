@@ -68,6 +68,7 @@ class StdioServe:
         watch = asyncio.create_task(self._watch())
         waiter = asyncio.create_task(stop.wait())
         await asyncio.wait({pump, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        self.aggregate.closing = True
         for task in (pump, watch, waiter, *self.aggregate.tasks):
             task.cancel()
         await self._close()
