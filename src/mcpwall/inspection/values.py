@@ -219,14 +219,13 @@ playground): ``visibility: "public"`` or ``is_public: true`` is the platform's o
 not a right handed out."""
 DESCRIPTION_LEAD = 40
 """Characters of a parameter's description read with its name (what the parameter is)."""
-HOST_MOUNT = re.compile(r"^/:|/var/run/docker\.sock")
-"""A bind mount of the host's root or of the Docker socket (the host's root in all but name)."""
-UNSAFE_FLAGS = re.compile(
-    r"(?:^|\s)(?:--privileged\b|(?:-v|--volume|--mount)[=\s]+(?:type=bind,\s?source=)?/:"
-    r"|--cap-add[=\s]+(?:all|sys_admin)\b|--pid[=\s]+host\b)",
-    re.IGNORECASE,
+HOST_HANDOVER = re.compile(
+    r"^/:|/var/run/docker\.sock"
+    r"|(?i:(?:^|\s)(?:--privileged\b|(?:-v|--volume|--mount)[=\s]+(?:type=bind,\s?source=)?/:"
+    r"|--cap-add[=\s]+(?:all|sys_admin)\b|--pid[=\s]+host\b))"
 )
-"""Container flags in a default that hand the container the host: privileged mode, the host's root
+"""A default that hands a container the host: a bind mount of the host's root or of the Docker
+socket (the host's root in all but name), or container flags for privileged mode, the root
 mounted, every capability, the host's process table (``--privileged -v /:/host``)."""
 
 
@@ -285,7 +284,7 @@ def _unsafe_default(name: str, spec: dict[str, object], purpose: set[str]) -> bo
             return False
         return default.lower() in PERMISSIVE or bool(set(re.split(r"[_\-\s]+", default.lower())) & PERMISSIVE)
     values = default if isinstance(default, list) else [default]
-    return any(isinstance(value, str) and (HOST_MOUNT.search(value) or UNSAFE_FLAGS.search(value)) for value in values)
+    return any(isinstance(value, str) and HOST_HANDOVER.search(value) for value in values)
 
 
 def _json_text(value: object) -> str:
