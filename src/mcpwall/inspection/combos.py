@@ -16,7 +16,11 @@ from mcpwall.inspection.findings import Severity
 
 WINDOW = 320
 ORDERS = frozenset({"directive", "addressed", "assistant_does", "persistence", "authority", "concealment", "override"})
-NARROWER = {"forced_value": frozenset({"forced_foreign"}), "fill": frozenset({"contents_value"})}
+NARROWER = {
+    "forced_value": frozenset({"forced_foreign"}),
+    "fill": frozenset({"contents_value"}),
+    "discredit": frozenset({"discredit_named"}),
+}
 """Signals that are a narrower case of another: a group that takes the broad one takes them too
 (``forced_foreign``: a forced value on a named parameter that is not this tool's;
 ``contents_value``: a value described as a file's contents, which fills an argument)."""
@@ -125,6 +129,14 @@ combo.unexplained_ask credential_theft critical near
     secret_ask|seed_ask + evasive|concealment|auto_trigger
 combo.preference_manipulation preference_manipulation high anywhere
     promotion + promotion
+combo.handed_to_other_tool exfiltration high near
+    handover + ORDERS|pretext|every_call
+combo.cross_server_gate tool_shadowing high near
+    any_server_scope + prerequisite|self_call|self_insert|exclusive + ORDERS|persistence|authority
+combo.declared_capture exfiltration high near
+    captured + data_flow|transfer|sink|bad_host|secret_word|concealment
+combo.chained_order shell_injection high near
+    chained_danger + exec_verb|run_directive + ORDERS|imperative
 """
 
 DESCRIPTIONS = {
@@ -177,6 +189,10 @@ DESCRIPTIONS = {
     "combo.bulk_upload": "The user's private files or keys moved to cloud storage or a public share, or unprompted.",
     "combo.unexplained_ask": "A secret asked of the user with no reason given, or unprompted.",
     "combo.preference_manipulation": "Self-promotion aimed at the model's choice between tools.",
+    "combo.handed_to_other_tool": "Another tool to be called with the user's message, the conversation or all results.",
+    "combo.cross_server_gate": "This tool made a required step before any tool of any MCP server.",
+    "combo.declared_capture": "A tool that says it records keystrokes or harvests personal data and sends it on.",
+    "combo.chained_order": "An order to run a command with a destructive or network command chained onto it.",
 }
 
 # --- round 4: covert transfers, the model addressed, secrets found or fetched, read

@@ -67,7 +67,7 @@ HIDDEN_ORDERS = frozenset(
         "side_action",
     }
 )
-FOREIGN_SIGNALS = frozenset({"other_tool", "foreign_order", "tool_scope"})
+FOREIGN_SIGNALS = frozenset({"other_tool", "foreign_order", "tool_scope", "handover", "discredit_named"})
 """Signals that name a tool and count only when it is not this tool (nor a generic word)."""
 DERIVED_SIGNALS = frozenset({"forced_own", "forced_foreign"})
 """Signals no rule gives: `_signal` derives them from a ``forced_value`` match (own or foreign parameter)."""

@@ -247,20 +247,47 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
     purpose = name_words(str(obj.get("name", ""))) if isinstance(obj, dict) else set()
     for name, spec in defaulted:
         if _unsafe_default(str(name), spec, purpose):
-            shown = make_visible(f"{name}: {_json_text(spec['default'])}")[:300]
-            findings.append(
-                Finding(
-                    "value.unsafe_default",
-                    "forced_argument",
-                    Severity.HIGH,
-                    f"inputSchema.properties.{name}.default",
-                    shown,
-                    0,
-                    shown,
-                    "A parameter's default switches a safeguard off or hands out the most rights.",
-                )
-            )
+            findings.append(_default_finding("value.unsafe_default", str(name), spec, UNSAFE_DEFAULT))
+        elif _preset_payee(str(name), spec["default"]):
+            findings.append(_default_finding("value.fixed_destination", str(name), spec, PRESET_PAYEE))
     return findings
+
+
+UNSAFE_DEFAULT = "A parameter's default switches a safeguard off or hands out the most rights."
+PRESET_PAYEE = "A parameter naming where money goes has a preset default: payments go there unless changed."
+PAYEE_WORDS = frozenset({"wallet", "payee", "beneficiary", "recipient", "escrow", "payout", "treasury", "receiver"})
+"""Name words of a parameter that says where money or tokens go (``escrow_wallet``, ``fee_recipient``)."""
+PAYEE_QUALIFIERS = frozenset(
+    {"name", "type", "kind", "label", "format", "network", "chain", "currency", "token", "id", "email", "bot"}
+)
+"""Name words that make it something else about the payee (``wallet_name``, ``payee_type``)."""
+PLACEHOLDERS = frozenset({"default", "main", "primary", "none", "null", "self", "me", "user", "local", "auto"})
+
+
+def _preset_payee(name: str, default: object) -> bool:
+    """Whether a payee parameter (a wallet, a recipient, an escrow) defaults to a party the server chose.
+
+    The fixed-destination rules know account formats (IBANs, wallet addresses); a made-up or
+    internal account (``liquidity_fee_wallet: "0xMM_ESCROW"``) in a slot named for where money goes
+    is the same planted payee. A wallet's own name (``wallet_name: "default"``) is not a payee.
+    """
+    words = name_words(name)
+    if not words & PAYEE_WORDS or words & PAYEE_QUALIFIERS or not isinstance(default, str):
+        return False
+    value = default.strip()
+    return len(value) >= MIN_PAYEE and value.lower() not in PLACEHOLDERS and "@" not in value
+
+
+MIN_PAYEE = 4
+"""Characters of the shortest preset payee counted (shorter defaults are placeholders)."""
+
+
+def _default_finding(rule: str, name: str, spec: dict[str, object], description: str) -> Finding:
+    """A high finding on a parameter's default."""
+    shown = make_visible(f"{name}: {_json_text(spec['default'])}")[:300]
+    return Finding(
+        rule, "forced_argument", Severity.HIGH, f"inputSchema.properties.{name}.default", shown, 0, shown, description
+    )
 
 
 def _lead_words(spec: dict[str, object]) -> set[str]:
