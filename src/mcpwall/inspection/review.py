@@ -183,6 +183,8 @@ class ToolReviewer:
     ) -> Pin:
         """The tool's pin after this sighting: the stored one itself when nothing is worth writing."""
         now = time.time()
+        if pin is not None and _settled(pin, digest, findings, now):  # the daily case: seen again, as pinned
+            return pin
         previous = pin
         top = max_severity(findings)
         facts: dict[str, Any] = {
@@ -241,6 +243,24 @@ class ToolReviewer:
             if finding.severity >= self.settings.alert_at:
                 action = "block" if review.blocked else "alert"
                 self.audit.emit("mcp_detection", tool=review.tool, action=action, **finding.to_json())
+
+
+SETTLED: Final = frozenset({"approved", "blocked", "unchanged"})
+"""Statuses a sighting of the pinned definition keeps as they are."""
+
+
+def _settled(pin: Pin, digest: str, findings: list[Finding], now: float) -> bool:
+    """Whether this sighting would change nothing worth writing in ``pin``: the pinned definition
+    itself, nothing pending, the same findings, ``last_seen`` too recent to write. The shortcut of
+    :func:`_only_seen_again` for the daily case, without building the updated pin to compare."""
+    if pin.hash != digest or pin.status not in SETTLED or pin.pending_hash is not None or pin.diff:
+        return False
+    if pin.pending_definition is not None or now - pin.last_seen >= LAST_SEEN_EVERY:
+        return False
+    top = max_severity(findings)
+    if pin.max_severity != (top.label if top else None):
+        return False
+    return pin.findings == [f.to_json() for f in findings]
 
 
 def _only_seen_again(previous: Pin, pin: Pin) -> bool:
