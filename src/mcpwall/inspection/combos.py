@@ -43,7 +43,7 @@ combo.secret_in_reply credential_theft critical near
 combo.secret_from_user credential_theft critical near
     secret_source + data_flow|fill + ORDERS|arg_sink|sink
 combo.session_exfiltration exfiltration high near
-    session_data + data_flow|fill + sink|url|bad_host|arg_sink|recipient
+    session_data + data_flow|fill|transfer + sink|url|bad_host|arg_sink|recipient
 combo.session_into_argument exfiltration high near
     user_context + arg_sink|data_flow|fill
 combo.bad_host_flow exfiltration high near
@@ -135,6 +135,8 @@ combo.cross_server_gate tool_shadowing high near
     any_server_scope + prerequisite|self_call|self_insert|exclusive + ORDERS|persistence|authority
 combo.declared_capture exfiltration high near
     captured + data_flow|transfer|sink|bad_host|secret_word|concealment
+combo.forced_privilege forced_argument high near
+    forced_privilege + ORDERS
 combo.chained_order shell_injection high near
     chained_danger + exec_verb|run_directive + ORDERS|imperative
 """
@@ -192,6 +194,7 @@ DESCRIPTIONS = {
     "combo.handed_to_other_tool": "Another tool to be called with the user's message, the conversation or all results.",
     "combo.cross_server_gate": "This tool made a required step before any tool of any MCP server.",
     "combo.declared_capture": "A tool that says it records keystrokes or harvests personal data and sends it on.",
+    "combo.forced_privilege": "The model told to turn a privilege or bypass switch on in its calls (admin=true).",
     "combo.chained_order": "An order to run a command with a destructive or network command chained onto it.",
 }
 

@@ -202,6 +202,8 @@ GUARDS = frozenset(
     {"verify", "verification", "check", "checks", "review", "reviews", "hook", "hooks", "approval", "approvals"}
     | {"confirmation", "tls", "ssl", "auth", "security", "sandbox", "signing"}
     | {"restriction", "restrictions", "protection", "protections", "encryption"}
+    | {"rbac", "acl", "audit", "authorization", "authz", "mfa", "2fa", "guardrail", "guardrails", "firewall"}
+    | {"permission", "permissions", "policy", "policies"}
 )
 SWITCH_OFF = frozenset({"skip", "disable", "bypass", "no", "ignore", "remove", "drop"})
 """A switch named for turning a guard off (``no_verify``, ``skip_checks``) is unsafe when on."""
