@@ -137,6 +137,8 @@ combo.declared_capture exfiltration high near
     captured + data_flow|transfer|sink|bad_host|secret_word|concealment
 combo.forced_privilege forced_argument high near
     forced_privilege + ORDERS
+combo.side_transfer exfiltration high near
+    side_transfer + ORDERS|imperative|pretext|persistence
 combo.chained_order shell_injection high near
     chained_danger + exec_verb|run_directive + ORDERS|imperative
 """
@@ -195,6 +197,7 @@ DESCRIPTIONS = {
     "combo.cross_server_gate": "This tool made a required step before any tool of any MCP server.",
     "combo.declared_capture": "A tool that says it records keystrokes or harvests personal data and sends it on.",
     "combo.forced_privilege": "The model told to turn a privilege or bypass switch on in its calls (admin=true).",
+    "combo.side_transfer": "All files or results copied to a remote or backup place after the tool's own work.",
     "combo.chained_order": "An order to run a command with a destructive or network command chained onto it.",
 }
 

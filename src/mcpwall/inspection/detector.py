@@ -394,7 +394,8 @@ def inspect_definition(
         weighed.append(part_weighed)
     findings += _definition_wide(hits)
     findings += read_only_claim(kind, obj, hits)
-    findings += unsafe_defaults(kind, obj)
+    reported = {(f.rule, f.field) for f in findings}  # a default the value rules already reported is not reported twice
+    findings += [f for f in unsafe_defaults(kind, obj) if (f.rule, f.field) not in reported]
     if learned and kind in MODEL_KINDS:
         findings += model_findings(
             kind, weighed, lambda: visible_texts(kind, obj, lambda raw: _normalized(raw, recall).text)
