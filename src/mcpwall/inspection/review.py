@@ -185,7 +185,6 @@ class ToolReviewer:
         now = time.time()
         if pin is not None and _settled(pin, digest, findings, now):  # the daily case: seen again, as pinned
             return pin
-        previous = pin
         top = max_severity(findings)
         facts: dict[str, Any] = {
             "max_severity": top.label if top else None,
@@ -209,10 +208,8 @@ class ToolReviewer:
                 field_changes=diff,
                 detections=len(findings),
             )
-        else:
+        elif now - pin.last_seen >= LAST_SEEN_EVERY:  # still waiting for approval of this same definition
             pin = replace(pin, last_seen=now)
-        if previous is not None and _only_seen_again(previous, pin):
-            return previous
         return pin
 
     def _conclude(self, pin: Pin, digest: str, findings: list[Finding]) -> Review:
@@ -250,9 +247,8 @@ SETTLED: Final = frozenset({"approved", "blocked", "unchanged"})
 
 
 def _settled(pin: Pin, digest: str, findings: list[Finding], now: float) -> bool:
-    """Whether this sighting would change nothing worth writing in ``pin``: the pinned definition
-    itself, nothing pending, the same findings, ``last_seen`` too recent to write. The shortcut of
-    :func:`_only_seen_again` for the daily case, without building the updated pin to compare."""
+    """Whether this sighting of the pinned definition would change nothing worth writing in ``pin``:
+    nothing pending, the same findings, ``last_seen`` too recent to write."""
     if pin.hash != digest or pin.status not in SETTLED or pin.pending_hash is not None or pin.diff:
         return False
     if pin.pending_definition is not None or now - pin.last_seen >= LAST_SEEN_EVERY:
@@ -261,10 +257,3 @@ def _settled(pin: Pin, digest: str, findings: list[Finding], now: float) -> bool
     if pin.max_severity != (top.label if top else None):
         return False
     return pin.findings == [f.to_json() for f in findings]
-
-
-def _only_seen_again(previous: Pin, pin: Pin) -> bool:
-    """Whether ``pin`` differs from the stored one only by a ``last_seen`` too recent to write."""
-    if pin.last_seen - previous.last_seen >= LAST_SEEN_EVERY:
-        return False
-    return replace(pin, last_seen=previous.last_seen) == previous
