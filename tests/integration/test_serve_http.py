@@ -54,8 +54,17 @@ def gateway(wall: Wall, **extra: Any) -> Iterator[str]:
     try:
         wait_for_port(port)
         yield url
+        # a gateway that died early (its port taken by another test's server?) fails the test here
+        assert process.poll() is None, f"the gateway exited early: {_stderr_of(wall)}"
+    except BaseException:
+        sys.stderr.write(f"mcpwall serve --http stderr:\n{_stderr_of(wall)}\n")
+        raise
     finally:
         stop_process(process)
+
+
+def _stderr_of(wall: Wall) -> str:
+    return (wall.workdir / "serve.stderr").read_text(encoding="utf-8", errors="replace")[-4000:]
 
 
 @asynccontextmanager
