@@ -155,6 +155,23 @@ def wait_for_port(port: int, within: float = 30.0) -> None:
     pytest.fail(f"nothing listens on 127.0.0.1:{port} after {within} s")
 
 
+def announced_url(process: subprocess.Popen[bytes], stderr: Path, within: float = 30.0) -> str:
+    """The URL ``mcpwall serve --http`` prints on stderr once it listens (bounded wait; fails when
+    the gateway exits first)."""
+    import re
+    import time
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        found = re.search(r"mcpwall: serving MCP on (http://\S+)", stderr.read_text(encoding="utf-8", errors="replace"))
+        if found:
+            return found.group(1)
+        if process.poll() is not None:
+            pytest.fail(f"the gateway exited ({process.returncode}) before listening: {stderr.read_text()[-2000:]}")
+        time.sleep(0.05)
+    pytest.fail(f"the gateway printed no URL within {within} s")
+
+
 def stop_process(process: subprocess.Popen[bytes], grace: float = 20.0) -> None:
     """Terminate a test's child process, killing it when it outlives ``grace`` seconds."""
     process.terminate()

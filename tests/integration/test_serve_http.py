@@ -27,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 from serve_checks import text_of as _text
 from serve_checks import unanswered_call_times_out_and_the_session_goes_on
 
-from conftest import ALLOW_EVERYTHING, Wall, fixture_spec, free_port, npm_server, stop_process, wait_for_port
+from conftest import ALLOW_EVERYTHING, Wall, announced_url, fixture_spec, npm_server, stop_process
 from mcpwall.identity import encode_public_key, sign_request
 
 pytestmark = pytest.mark.anyio
@@ -42,19 +42,19 @@ INIT = {
 
 @contextmanager
 def gateway(wall: Wall, **extra: Any) -> Iterator[str]:
-    """A running ``mcpwall serve --http`` (killed afterwards); its /mcp URL."""
-    port = free_port()
+    """A running ``mcpwall serve --http`` on a port the system picked (killed afterwards); its /mcp URL.
+
+    The gateway asks for port 0 and the URL is read from the line it prints once it listens, so no
+    other test's server (another pytest worker's) can be on that port first.
+    """
     config = {"gatekeeper": ALLOW_EVERYTHING, "servers": {"notes": fixture_spec("wellbehaved")}, **extra}
     path = wall.workdir / "http.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    argv = [sys.executable, "-m", "mcpwall", "serve", "--config", str(path), "--http", f"127.0.0.1:{port}"]
+    argv = [sys.executable, "-m", "mcpwall", "serve", "--config", str(path), "--http", "127.0.0.1:0"]
     with (wall.workdir / "serve.stderr").open("wb") as stderr:
         process = subprocess.Popen(argv, env=wall.env(), stderr=stderr)
-    url = f"http://127.0.0.1:{port}/mcp"
     try:
-        wait_for_port(port)
-        yield url
-        # a gateway that died early (its port taken by another test's server?) fails the test here
+        yield announced_url(process, wall.workdir / "serve.stderr")
         assert process.poll() is None, f"the gateway exited early: {_stderr_of(wall)}"
     except BaseException:
         sys.stderr.write(f"mcpwall serve --http stderr:\n{_stderr_of(wall)}\n")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import socket
+import sys
 
 import uvicorn
 
@@ -17,14 +19,15 @@ from mcpwall.transports.http_front import HttpFront
 
 
 def parse_address(text: str, allow_remote: bool) -> tuple[str, int]:
-    """``HOST:PORT`` as a (host, port) pair; a non-loopback host needs ``allow_remote``.
+    """``HOST:PORT`` as a (host, port) pair; a non-loopback host needs ``allow_remote``. Port 0 asks
+    the system for a free port (the address served is printed on stderr once it listens).
 
     Raises:
         ConfigError: when the address is malformed, or not loopback without ``allow_remote``.
     """
     host, _, port = text.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 0 < int(port) < 65536:
+    if not port.isdigit() or not 0 <= int(port) < 65536:
         raise ConfigError(f"not a HOST:PORT address: {text!r}", path="--http")
     loopback = host == "localhost" or _is_loopback(host)
     if not loopback and not allow_remote:
@@ -42,7 +45,7 @@ def _is_loopback(host: str) -> bool:
 async def serve_http(config: Config, address: tuple[str, int]) -> int:
     """Serve until interrupted; every session's servers are stopped on the way out."""
     front = HttpFront(config, address)
-    server = uvicorn.Server(
+    server = AnnouncingServer(
         uvicorn.Config(
             front.app(),
             host=address[0],
@@ -55,7 +58,8 @@ async def serve_http(config: Config, address: tuple[str, int]) -> int:
             proxy_headers=False,  # nothing here reads the client's address: no X-Forwarded-* rewriting
             server_header=False,
             date_header=False,
-        )
+        ),
+        front,
     )
     upkeep = asyncio.create_task(front.upkeep.run())
     rules = builtin_rules()
@@ -69,3 +73,24 @@ async def serve_http(config: Config, address: tuple[str, int]) -> int:
             await upkeep
         await front.shutdown()
     return 0
+
+
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server that, once it listens, gives the port it got (for ``HOST:0``) to the
+    front's Host check and prints the URL served on stderr, for the operator and for whatever
+    started the gateway."""
+
+    def __init__(self, config: uvicorn.Config, front: HttpFront) -> None:
+        super().__init__(config)
+        self.front = front
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.should_exit:
+            return  # the bind failed: uvicorn has said why and stops
+        port = next(sock.getsockname()[1] for listener in self.servers for sock in listener.sockets)
+        self.front.bound(int(port))
+        host = self.front.listening[0]
+        shown = f"[{host}]" if ":" in host else host
+        sys.stderr.write(f"mcpwall: serving MCP on http://{shown}:{port}/mcp\n")
+        sys.stderr.flush()

@@ -81,6 +81,12 @@ class HttpFront:
         self.stateless = stateless.StatelessSessions(self.sessions)
         self.upkeep = Upkeep(config, self.sessions, self._close, self.audit)
 
+    def bound(self, port: int) -> None:
+        """The port the listener got (``--http HOST:0`` asks the system for a free one): the Host
+        check accepts that port from now on."""
+        self.listening = (self.listening[0], port)
+        self.hosts = accepted_hosts(self.listening, self.settings)
+
     def app(self) -> Answer:
         """The ASGI application."""
         return self.asgi
