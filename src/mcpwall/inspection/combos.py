@@ -141,6 +141,10 @@ combo.side_transfer exfiltration high near
     side_transfer + ORDERS|imperative|pretext|persistence
 combo.chained_order shell_injection high near
     chained_danger + exec_verb|run_directive + ORDERS|imperative
+combo.coerced_first_call model_directive high near
+    coercion + exclusive|self_insert|self_call|prerequisite
+combo.answer_hijack model_directive high near
+    every_call + verbatim_reply + exclusive|self_call|self_insert|ORDERS
 """
 
 DESCRIPTIONS = {
@@ -199,6 +203,8 @@ DESCRIPTIONS = {
     "combo.forced_privilege": "The model told to turn a privilege or bypass switch on in its calls (admin=true).",
     "combo.side_transfer": "All files or results copied to a remote or backup place after the tool's own work.",
     "combo.chained_order": "An order to run a command with a destructive or network command chained onto it.",
+    "combo.coerced_first_call": "This tool to be called first, under a threat of security or compliance trouble.",
+    "combo.answer_hijack": "This tool called before every answer, its output put into the answer word for word.",
 }
 
 # --- round 4: covert transfers, the model addressed, secrets found or fetched, read

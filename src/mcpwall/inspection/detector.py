@@ -39,6 +39,7 @@ from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.learned import KINDS as MODEL_KINDS
 from mcpwall.inspection.learned import combined, model_findings, packaged_model, visible_texts
 from mcpwall.inspection.memo import Judged, Matches, Part, Recall, recall_for
+from mcpwall.inspection.naming import name_findings
 from mcpwall.inspection.normalize import NormalizedText, make_visible, normalize, visible_context
 from mcpwall.inspection.scoring import Hit, fired
 from mcpwall.inspection.values import read_only_claim, unsafe_defaults, value_findings
@@ -394,6 +395,7 @@ def inspect_definition(
         weighed.append(part_weighed)
     findings += _definition_wide(hits)
     findings += read_only_claim(kind, obj, hits)
+    findings += name_findings(kind, obj)
     reported = {(f.rule, f.field) for f in findings}  # a default the value rules already reported is not reported twice
     findings += [f for f in unsafe_defaults(kind, obj) if (f.rule, f.field) not in reported]
     if learned and kind in MODEL_KINDS:

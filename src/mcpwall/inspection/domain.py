@@ -80,7 +80,15 @@ MENTION = re.compile(
     r"strings?|detects?|flags?|catches)\s{0,3}:?\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]",
     re.IGNORECASE,
 )
-OPENING_QUOTES = frozenset("'\"“‘`")
+MENTIONED_AS_EXAMPLE = re.compile(
+    r"['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]\s{0,3}(?:is|are)\s{1,3}(?:an?\s{1,3})?(?:(?:example|sample|instance)s?\s{1,3}of|"
+    r"(?:common|known|typical|classic|textbook)?\s{0,3}(?:prompt[- ]injections?|injections?|attacks?|jailbreaks?)\b)"
+    r"|[「『]([^」』\n]{1,160})[」』]\s{0,2}(?:など|のような|等|之类|这样的|一类)",
+    re.IGNORECASE,
+)
+"""A quoted phrase said to be an example of an attack ('"Ignore all previous instructions" is an
+example of an attack'; 「以前の指示を無視して」などの指示): a warning that mentions the words, not an order."""
+OPENING_QUOTES = frozenset("'\"“‘`「『")
 """The characters a `MENTION` quote opens with: a text holding none has no quoted example."""
 NEXT_ITEM = re.compile(r"\s{0,3}(?:,|/|\bor\b|\band\b)\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]", re.IGNORECASE)
 KEY_FILES = {
@@ -405,6 +413,9 @@ def mention_spans(text: str) -> list[tuple[int, int]]:
     spans = _scanner_examples(text)
     if OPENING_QUOTES.isdisjoint(text):
         return spans
+    for m in MENTIONED_AS_EXAMPLE.finditer(text):
+        quoted = 1 if m.start(1) >= 0 else 2
+        spans.append((m.start(quoted) - 1, m.end(quoted) + 1))
     for m in MENTION.finditer(text):  # a span takes in its quotes: a hit may start on one (`.env`)
         spans.append((m.start(1) - 1, m.end(1) + 1))
         item = NEXT_ITEM.match(text, m.end())

@@ -1,0 +1,94 @@
+"""What a tool's name says against what its own description says.
+
+Two deceptions live in the name alone, with text that is harmless word by word:
+
+- a name that copies another tool's name with a look-alike letter (``read_fiIe``, a capital I for
+  the l, beside "a drop-in replacement for the standard 'read_file' tool"): the model picks the
+  impostor for the real tool the description names;
+- a name that says the tool destroys something while its description says it only reads the same
+  thing (``delete_file``: "Reads a file from the workspace."): the model and the user who
+  approves the call are told a deletion is a read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mcpwall.inspection.findings import Finding, Severity
+from mcpwall.inspection.normalize import make_visible
+
+LOOKALIKES = (("rn", "m"), ("vv", "w"), ("I", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
+"""ASCII look-alikes, folded before lower-casing (a capital I reads as an l in most fonts)."""
+MENTIONED_NAME = re.compile(r"[A-Za-z][\w.-]{2,63}")
+DESTROYS = re.compile(
+    r"^(?:delete|remove|drop|destroy|purge|wipe|erase|truncate|uninstall|revoke)[_\-.]?(?P<thing>[a-z]{3,30})s?$"
+)
+READS = re.compile(
+    r"^\s*(?:reads?|gets?|lists?|returns?|shows?|fetch(?:es)?|retrieves?|displays?|views?|looks?\s+up|opens?|loads?)"
+    r"\s+(?:a|an|the|one|all|every|any)?\s*(?:single\s+|given\s+|specified\s+)?(?P<thing>[a-z]{3,30})",
+    re.IGNORECASE,
+)
+DESTRUCTIVE_WORDS = re.compile(
+    r"delet|remov|drop|destr|wip(?:e|es|ing)\b|eras|purg|truncat|uninstall|revok|unlink|trash|clean|clear|permanent",
+    re.IGNORECASE,
+)
+
+
+def _canonical(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+def _folded(name: str) -> str:
+    for look, letter in LOOKALIKES:
+        name = name.replace(look, letter)
+    return _canonical(name)
+
+
+def _finding(rule: str, category: str, field: str, text: str, description: str) -> list[Finding]:
+    visible = make_visible(text[:300])
+    return [Finding(rule, category, Severity.HIGH, field, visible, 0, visible, description)]
+
+
+def lookalike_name(name: str, description: str) -> list[Finding]:
+    """A name that is another tool's name, named in the description, with look-alike letters."""
+    canonical, folded = _canonical(name), _folded(name)
+    for mentioned in MENTIONED_NAME.findall(description):
+        if _canonical(mentioned) != canonical and _folded(mentioned) == folded:
+            return _finding(
+                "shadowing.lookalike_name",
+                "tool_shadowing",
+                "name",
+                f"{name} ~ {mentioned}",
+                "The tool's name copies another tool's name, named in its description, with look-alike letters.",
+            )
+    return []
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def misnamed_action(name: str, description: str) -> list[Finding]:
+    """A name that destroys something the description says the tool only reads."""
+    destroys, reads = DESTROYS.match(name.lower()), READS.match(description)
+    if destroys is None or reads is None or DESTRUCTIVE_WORDS.search(description):
+        return []
+    if _singular(destroys["thing"]) != _singular(reads["thing"].lower()):
+        return []
+    return _finding(
+        "deception.destructive_name_read_description",
+        "tool_shadowing",
+        "name",
+        f"{name}: {description[:200]}",
+        "The tool's name says it deletes or removes what its description says it only reads.",
+    )
+
+
+def name_findings(kind: str, obj: object) -> list[Finding]:
+    """The name-against-description deceptions of one tool definition (none for other kinds)."""
+    if kind != "tool" or not isinstance(obj, dict):
+        return []
+    name, description = obj.get("name"), obj.get("description")
+    if not isinstance(name, str) or not isinstance(description, str):
+        return []
+    return lookalike_name(name, description) + misnamed_action(name, description)
