@@ -78,13 +78,14 @@ def test_servers_that_fail_or_hang_are_reported_and_the_rest_is_scanned(tmp_path
         "needs-secret": {**fixture("wellbehaved"), "env": {"TOKEN": "env:MCPWALL_TEST_UNSET_VARIABLE"}},
     }
 
-    done = cli("scan", "--client-config", str(client_config(tmp_path, servers)), "--timeout", "3")
+    # the timeout leaves the good server room to start on a loaded machine (two test workers)
+    done = cli("scan", "--client-config", str(client_config(tmp_path, servers)), "--timeout", "10")
 
     assert done.returncode == 0, done.stderr
     assert summary_row(done.stdout, "good")[1] == "11"
     assert "error: FileNotFoundError" in summary_row(done.stdout, "missing")[4]
     assert "boom: no token" in summary_row(done.stdout, "dies")[4]
-    assert "no tools/list answer within 3 s" in summary_row(done.stdout, "hangs")[4]
+    assert "no tools/list answer within 10 s" in summary_row(done.stdout, "hangs")[4]
     assert "env:MCPWALL_TEST_UNSET_VARIABLE is not set" in summary_row(done.stdout, "needs-secret")[4]
     failed = {r["server"] for r in cli.audit() if r["type"] == "mcp_scan_failed"}
     assert failed == {"missing", "dies", "hangs", "needs-secret"}

@@ -22,7 +22,7 @@ import orjson
 
 from mcpwall.inspection.catalog import Rule, RuleMatch, compile_rules
 from mcpwall.inspection.decoding import Segment
-from mcpwall.inspection.disguises import disguise_findings
+from mcpwall.inspection.disguises import disguise_findings, order_beside_invisible
 from mcpwall.inspection.domain import (
     Own,
     canon,
@@ -211,6 +211,7 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
     findings = disguise_findings(field, normalized)
     scored, hits = score_text(field, normalized.text, recall, own)
     findings += scored
+    findings += order_beside_invisible(field, normalized, hits, HIDDEN_ORDERS)
     if is_value_slot(field):
         findings += value_findings(field, normalized.text, hits, own)
     for segment in (*normalized.hidden, *_identifier_words(field, normalized.text)):
