@@ -88,8 +88,10 @@ MENTIONED_AS_EXAMPLE = re.compile(
 )
 """A quoted phrase said to be an example of an attack ('"Ignore all previous instructions" is an
 example of an attack'; 「以前の指示を無視して」などの指示): a warning that mentions the words, not an order."""
-OPENING_QUOTES = frozenset("'\"“‘`「『")
+OPENING_QUOTES = frozenset("'\"“‘`")
 """The characters a `MENTION` quote opens with: a text holding none has no quoted example."""
+EXAMPLE_QUOTES = OPENING_QUOTES | frozenset("「『")
+"""The characters a `MENTIONED_AS_EXAMPLE` quote opens with (Japanese brackets too)."""
 NEXT_ITEM = re.compile(r"\s{0,3}(?:,|/|\bor\b|\band\b)\s{0,3}['\"“‘`]([^'\"”’`\n]{1,160})['\"”’`]", re.IGNORECASE)
 KEY_FILES = {
     "rsa": "ssh",
@@ -411,11 +413,13 @@ def mention_spans(text: str) -> list[tuple[int, int]]:
     """Quoted examples introduced as such ("such as 'ignore previous instructions'"), and the
     sentences in which a scanner lists what it detects."""
     spans = _scanner_examples(text)
-    if OPENING_QUOTES.isdisjoint(text):
+    if EXAMPLE_QUOTES.isdisjoint(text):
         return spans
     for m in MENTIONED_AS_EXAMPLE.finditer(text):
         quoted = 1 if m.start(1) >= 0 else 2
         spans.append((m.start(quoted) - 1, m.end(quoted) + 1))
+    if OPENING_QUOTES.isdisjoint(text):
+        return spans
     for m in MENTION.finditer(text):  # a span takes in its quotes: a hit may start on one (`.env`)
         spans.append((m.start(1) - 1, m.end(1) + 1))
         item = NEXT_ITEM.match(text, m.end())

@@ -51,8 +51,12 @@ def _finding(rule: str, category: str, field: str, text: str, description: str) 
 
 def lookalike_name(name: str, description: str) -> list[Finding]:
     """A name that is another tool's name, named in the description, with look-alike letters."""
+    if not any(look in name for look, _ in LOOKALIKES):
+        return []  # without a look-alike letter the name copies nothing (most names: checked in microseconds)
     canonical, folded = _canonical(name), _folded(name)
-    for mentioned in MENTIONED_NAME.findall(description):
+    for mentioned in set(MENTIONED_NAME.findall(description)):
+        if abs(len(mentioned) - len(name)) > 2:
+            continue
         if _canonical(mentioned) != canonical and _folded(mentioned) == folded:
             return _finding(
                 "shadowing.lookalike_name",
