@@ -50,11 +50,11 @@ SPLIT_WORD_SEVERITY = Severity.HIGH
 MANY_HOMOGLYPH_WORDS = 3
 INVISIBLE_KINDS = ("zero_width", "invisible")
 INVISIBLE_RUN = 3
+"""Invisible characters in a row that make a deliberate hiding place (none of 35,071 ordinary tools has one)."""
 SEPARATORS = frozenset({"<U+200B>", "<U+2060>", "<U+FEFF>"})
 """Invisible characters with no job between words (no script joins or breaks letters with them, unlike
 the zero-width joiner of an emoji or the non-joiner of Persian): one set before an order marks where
 the order starts, out of the user's sight."""
-"""Invisible characters in a row that make a deliberate hiding place (none of 35,071 ordinary tools has one)."""
 NAME_PARTS = re.compile(r"[_.\-\s]+")
 IDENTIFIER_FIELDS = frozenset({"name"})
 """Fields that identify what the model calls: a look-alike letter there impersonates another name
