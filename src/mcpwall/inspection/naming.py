@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from mcpwall.inspection.domain import canon
 from mcpwall.inspection.findings import Finding, Severity
 from mcpwall.inspection.normalize import make_visible
 
@@ -34,14 +35,10 @@ DESTRUCTIVE_WORDS = re.compile(
 )
 
 
-def _canonical(name: str) -> str:
-    return name.lower().replace("-", "_")
-
-
 def _folded(name: str) -> str:
     for look, letter in LOOKALIKES:
         name = name.replace(look, letter)
-    return _canonical(name)
+    return canon(name)
 
 
 def _finding(rule: str, category: str, field: str, text: str, description: str) -> list[Finding]:
@@ -53,11 +50,11 @@ def lookalike_name(name: str, description: str) -> list[Finding]:
     """A name that is another tool's name, named in the description, with look-alike letters."""
     if not any(look in name for look, _ in LOOKALIKES):
         return []  # without a look-alike letter the name copies nothing (most names: checked in microseconds)
-    canonical, folded = _canonical(name), _folded(name)
+    canonical, folded = canon(name), _folded(name)
     for mentioned in set(MENTIONED_NAME.findall(description)):
         if abs(len(mentioned) - len(name)) > 2:
             continue
-        if _canonical(mentioned) != canonical and _folded(mentioned) == folded:
+        if canon(mentioned) != canonical and _folded(mentioned) == folded:
             return _finding(
                 "shadowing.lookalike_name",
                 "tool_shadowing",
