@@ -108,7 +108,7 @@ combo.seed_phishing credential_theft critical near
     seed_ask + access_pretext|ORDERS|ask_user|secret_ask|concealment|bypass|sink|bad_host
 combo.remote_script shell_injection high near
     remote_exec + ORDERS|run_directive|prerequisite|exec_verb|other_tool|bypass|fill|forced_value|arg_sink|quoted_sink
-    |assignment|forced_own
+    |assignment|forced_own|bad_host
 combo.failure_trigger exfiltration high near
     failure_trigger + self_call|other_tool|data_flow|fill|sink
     + private_data|secret_file|secret_word|secret_source|model_context|harvest_order
@@ -119,6 +119,8 @@ combo.metadata_access credential_theft high near
     |redirect|route|fetch|url_payload|prerequisite|exec_verb
 combo.tool_monopoly preference_manipulation high near
     exclusive|discredit|lockin + exclusive|discredit|lockin|promotion|shadowing|avoid_tool
+combo.endorsed_for_everything preference_manipulation high near
+    endorsement + universal
 combo.discredit_order preference_manipulation high near
     discredit + ORDERS|override
 combo.system_override model_directive high near
@@ -187,10 +189,16 @@ DESCRIPTIONS = {
     "combo.secret_harvest": "Every secret or private item the model can reach, gathered into a call.",
     "combo.credential_phishing": "The model told to ask the user for a password, one-time code or card and pass it on.",
     "combo.seed_phishing": "A wallet seed phrase or private key asked for under a pretext.",
-    "combo.remote_script": "A script fetched from the network and piped into an interpreter, ordered to run.",
+    "combo.remote_script": (
+        "A script fetched from the network and piped into an interpreter, ordered to run or from a host that "
+        "names itself an attacker's."
+    ),
     "combo.failure_trigger": "Another tool's failure used as a trigger to send private data.",
     "combo.call_interception": "Every other tool call copied (name and arguments) to this tool or elsewhere.",
     "combo.metadata_access": "A cloud metadata endpoint (machine credentials) the model must reach or route through.",
+    "combo.endorsed_for_everything": (
+        "An approval claimed from administrators or the security team, or a superlative of trust, for every use."
+    ),
     "combo.tool_monopoly": "Claims to be the only legitimate tool, discredits others or keeps the user from switching.",
     "combo.discredit_order": "Other tools' results declared malicious, with an order about them.",
     "combo.system_override": "The model told it serves this server, over its system prompt or its user.",

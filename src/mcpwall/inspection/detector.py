@@ -216,8 +216,18 @@ def inspect_string(field: str, raw: str, recall: Recall, own: Own) -> Judged:
         findings += value_findings(field, normalized.text, hits, own)
     for segment in (*normalized.hidden, *_identifier_words(field, normalized.text)):
         findings += _hidden(field, segment, recall, own)
+    if normalized.gloss is not None:
+        findings += _glossed(field, normalized.gloss, findings, recall, own)
     asked = tuple(dict.fromkeys(own.asked))  # a question asked twice is checked once
     return Judged(field, raw, tuple(findings), tuple(hits), asked or None)
+
+
+def _glossed(field: str, glossed: str, found: list[Finding], recall: Recall, own: Own) -> list[Finding]:
+    """What the rules find in the English gloss of a text in another language, beyond what they
+    found in the text itself (a rule already found is not repeated)."""
+    known = {finding.rule for finding in found}
+    scored, _ = score_text(f"{field}<gloss>", glossed, recall, own)
+    return [finding for finding in scored if finding.rule not in known]
 
 
 def _identifier_words(field: str, text: str) -> list[Segment]:
@@ -272,7 +282,7 @@ def _plain(raw: str, recall: Recall) -> bool:
     if normalized is None:
         normalized = normalize(raw)
         recall.normalized.put(raw, normalized)
-    if normalized.disguises or normalized.hidden:
+    if normalized.disguises or normalized.hidden or normalized.gloss is not None:
         return False
     text = normalized.text
     found = recall.matches.get(text)

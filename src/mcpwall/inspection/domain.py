@@ -236,6 +236,14 @@ NESTING = 6
 """How deep nested properties (objects, items, ``$defs``) count among the definition's own names."""
 NESTS = frozenset({"properties", "items", "additionalProperties", "$defs", "definitions"})
 """The keys under which a sub-schema holds further properties."""
+CREATED_FILE = re.compile(
+    r"\b(?:create|creates|creating|set\s{1,3}up|make|add)(?:\s{1,3}(?:a|an|the|your|new|own|local)){0,3}\s{0,3}$",
+    re.IGNORECASE,
+)
+"""Words before a secret file that make it a file to create (``create a .env file with your
+settings``): a setup step, not a secret to read."""
+CREATED_REACH = 40
+"""Characters before a secret file where `CREATED_FILE` is looked for."""
 READ_TOOL = re.compile(
     r"\b(?:list|get|search|find|fetch|read|view|show|describe|query|lookup|check|count|preview|estimate)_[a-z0-9_]{2,60}",
     re.IGNORECASE,
@@ -576,12 +584,14 @@ def _clause_end(text: str, at: int) -> int:
 def _idle(hit: Hit, text: str, refused: list[tuple[int, int]], alternatives: list[tuple[int, int]]) -> bool:
     """True for a hit that orders nothing: a command the tool refuses, another tool named as the
     one to use instead (``for PHP sites use deploy_php instead``), the session named in a state the
-    call requires (`PRECONDITION`), a call of a tool that only reads
+    call requires (`PRECONDITION`), a secret file to be created (`CREATED_FILE`), a call of a tool that only reads
     (``call list_payment_intents first``), or a verb that goes on a list of what the tool may do
     (``may squash commits, schedule auto-merge``)."""
     if hit.signal in REFUSED_SIGNALS and _overlaps(hit, refused):
         return True
     if hit.signal == "session_ref" and any(_overlaps(hit, [m.span()]) for m in PRECONDITION.finditer(text)):
+        return True
+    if hit.signal == "secret_file" and CREATED_FILE.search(text, max(0, hit.start - CREATED_REACH), hit.start):
         return True
     if hit.signal == "side_action" and (
         _overlaps(hit, alternatives) or _named_as_alternative(hit, text) or READ_TOOL.search(hit.text)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from mcpwall.inspection import decoding
 from mcpwall.inspection.decoding import Segment
+from mcpwall.inspection.gloss import gloss
 
 ANSI_RE = re.compile(
     r"\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]"  # CSI
@@ -28,6 +29,7 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 BIDI_MARKS = frozenset("\u200e\u200f\u061c")
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
 """Zero-width characters, with the combining grapheme joiner and the Khmer and Mongolian marks that draw nothing."""
+INVISIBLE_RUN_CHARS = "".join(ZERO_WIDTH)
 _BOLD_WORD = re.compile(r"\*\*([A-Za-z][a-z]{1,20})\*\*")
 """One word set in markdown bold inside a sentence (**Ignore** all **previous** instructions): read as the word.
 A bold label (``**IMPORTANT:**``) is left as it is."""
@@ -52,6 +54,8 @@ the rest of a line: no concealment, no black, no background, no cursor movement.
 _WORD_RE = re.compile(r"\w{2,64}")
 _DISGUISABLE_ASCII = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """The only ASCII characters ``make_visible`` rewrites (ESC, so ANSI escapes, among them)."""
+_SPACED_HOME = re.compile(r"~/\s{0,3}\.\s{1,3}(?=[A-Za-z])")
+"""A home path split by a space after its dot (``~/. ssh/id_rsa``), so that no path rule reads it."""
 _CONFUSABLES = str.maketrans(
     "аеорсхуіјѕԁһӏԛԝАВЕКМНОРСТХУІЈЅԌԜαοικνρτυχεΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
     "aeopcxyijsdhlqwABEKMHOPCTXYIJSGWaoikvptuxeABEZHIKMNOPTYX",
@@ -83,6 +87,8 @@ class NormalizedText:
     text: str
     disguises: tuple[Disguise, ...]
     hidden: tuple[Segment, ...]
+    gloss: str | None = None
+    """The text with words of other languages in English (see :mod:`~mcpwall.inspection.gloss`)."""
 
 
 JOINERS = frozenset("\u200c\u200d")
@@ -160,6 +166,13 @@ def _splits_word(ch: str, before: str, after: str) -> bool:
     return not (ch in JOINERS and ord(before) >= JOINING_SCRIPTS and ord(after) >= JOINING_SCRIPTS)
 
 
+def _joins_words(before: str, rest: str) -> bool:
+    """Whether removing an invisible run here would glue a word to the next sentence's first word
+    (``operations<U+200B>Ignore``): a lower-case letter before the run and a capital after it."""
+    after = rest.lstrip(INVISIBLE_RUN_CHARS)[:1]
+    return before.islower() and after.isupper()
+
+
 def _sets_rtl_direction(ch: str, before: str, after: str) -> bool:
     """An embedding or isolate opening on right-to-left letters, or closing after them (FSI, a Hebrew word, PDI):
     how Hebrew or Arabic is set in left-to-right text. Overrides, and controls around Latin text, reorder."""
@@ -193,6 +206,8 @@ def _strip_invisible(text: str, found: list[Disguise], hidden: list[Segment]) ->
             continue
         inside = bool(before and after) and _splits_word(ch, before, after)
         found.append(Disguise(_invisible_kind(ch, before, after), i, f"<U+{code:04X}>", inside))
+        if _joins_words(before, text[i + 1 :]):
+            kept.append(" ")
     if tags:
         payload = "".join(tags)
         found.append(Disguise("tag_chars", 0, make_visible(payload[:200])))
@@ -227,21 +242,26 @@ def normalize(raw: str) -> NormalizedText:
     hidden: list[Segment] = []
     if raw.isascii() and "\x1b" not in raw:
         text = raw  # nothing to strip, NFKC-stable, no look-alikes: only encoded runs to find
+        glossed = gloss(text)
     else:
         text = _strip_ansi(raw, found)
         text = _strip_invisible(text, found, hidden)
         text = unicodedata.normalize("NFKC", text)
         _mixed_script_words(text, found)
+        glossed = gloss(text)  # before look-alikes are folded: the lexicon is written in Cyrillic
+        glossed = None if glossed is None else fold_confusables(glossed)
         text = fold_confusables(text)
     if "**" in text:
         text = _BOLD_WORD.sub(r"\1", text)
+    if "~/" in text:
+        text = _SPACED_HOME.sub("~/.", text)
     for seg in decoding.hidden_segments(text):
         found.append(Disguise(seg.channel, seg.position, make_visible(seg.source[:200])))
         hidden.append(seg)
     for seg in list(hidden):
         if seg.channel == "tag_chars":
             hidden.extend(decoding.hidden_segments(seg.text))
-    return NormalizedText(text, tuple(found), tuple(hidden))
+    return NormalizedText(text, tuple(found), tuple(hidden), glossed)
 
 
 CONTEXT = 60

@@ -252,9 +252,19 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
             findings.append(_default_finding("value.unsafe_default", str(name), spec, UNSAFE_DEFAULT))
         elif _preset_payee(str(name), spec["default"]):
             findings.append(_default_finding("value.fixed_destination", str(name), spec, PRESET_PAYEE))
+        elif isinstance(spec["default"], str) and DESTRUCTIVE_STATEMENT.search(spec["default"]):
+            findings.append(_default_finding("value.destructive_default", str(name), spec, DESTRUCTIVE_DEFAULT))
     return findings
 
 
+DESTRUCTIVE_DEFAULT = "A parameter's default destroys data (DROP TABLE, TRUNCATE, rm -rf /) unless the user objects."
+DESTRUCTIVE_STATEMENT = re.compile(
+    r"\b(?:drop\s{1,3}(?:table|database|schema|collection)|truncate\s{1,3}(?:table\s{1,3})?[\w.\"`]{1,60}\s{0,3}(?:;|$)"
+    r"|delete\s{1,3}from\s{1,3}[\w.\"`]{1,60}\s{0,3}(?:;|$)|flushall|flushdb|dropdatabase\s{0,3}\()"
+    r"|\brm\s{1,3}-(?:rf|fr|r)\s{1,3}(?:/|~|\*|\$home)",
+    re.IGNORECASE,
+)
+"""A statement that destroys a table, a database or a directory tree (a ``DELETE`` without ``WHERE``)."""
 UNSAFE_DEFAULT = "A parameter's default switches a safeguard off or hands out the most rights."
 PRESET_PAYEE = "A parameter naming where money goes has a preset default: payments go there unless changed."
 PAYEE_WORDS = frozenset({"wallet", "payee", "beneficiary", "recipient", "escrow", "payout", "treasury", "receiver"})
