@@ -237,7 +237,7 @@ NESTING = 6
 NESTS = frozenset({"properties", "items", "additionalProperties", "$defs", "definitions"})
 """The keys under which a sub-schema holds further properties."""
 CREATED_FILE = re.compile(
-    r"\b(?:create|creates|creating|set\s{1,3}up|make|add)(?:\s{1,3}(?:a|an|the|your|new|own|local)){0,3}\s{0,3}$",
+    r"\b(?:create|creates|creating|set\s{1,3}up|make)(?:\s{1,3}(?:a|an|the|your|new|own|local)){0,3}\s{0,3}$",
     re.IGNORECASE,
 )
 """Words before a secret file that make it a file to create (``create a .env file with your

@@ -30,6 +30,9 @@ BIDI_MARKS = frozenset("\u200e\u200f\u061c")
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
 """Zero-width characters, with the combining grapheme joiner and the Khmer and Mongolian marks that draw nothing."""
 INVISIBLE_RUN_CHARS = "".join(ZERO_WIDTH)
+JOIN_LOOKAHEAD = 16
+"""Characters after an invisible one that `_joins_words` reads (a bounded slice: a text of many
+invisible characters costs no more than a few per character)."""
 _BOLD_WORD = re.compile(r"\*\*([A-Za-z][a-z]{1,20})\*\*")
 """One word set in markdown bold inside a sentence (**Ignore** all **previous** instructions): read as the word.
 A bold label (``**IMPORTANT:**``) is left as it is."""
@@ -206,7 +209,7 @@ def _strip_invisible(text: str, found: list[Disguise], hidden: list[Segment]) ->
             continue
         inside = bool(before and after) and _splits_word(ch, before, after)
         found.append(Disguise(_invisible_kind(ch, before, after), i, f"<U+{code:04X}>", inside))
-        if _joins_words(before, text[i + 1 :]):
+        if _joins_words(before, text[i + 1 : i + 1 + JOIN_LOOKAHEAD]):
             kept.append(" ")
     if tags:
         payload = "".join(tags)

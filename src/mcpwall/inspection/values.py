@@ -261,10 +261,11 @@ DESTRUCTIVE_DEFAULT = "A parameter's default destroys data (DROP TABLE, TRUNCATE
 DESTRUCTIVE_STATEMENT = re.compile(
     r"\b(?:drop\s{1,3}(?:table|database|schema|collection)|truncate\s{1,3}(?:table\s{1,3})?[\w.\"`]{1,60}\s{0,3}(?:;|$)"
     r"|delete\s{1,3}from\s{1,3}[\w.\"`]{1,60}\s{0,3}(?:;|$)|flushall|flushdb|dropdatabase\s{0,3}\()"
-    r"|\brm\s{1,3}-(?:rf|fr|r)\s{1,3}(?:/|~|\*|\$home)",
+    r"|\brm\s{1,3}-(?:rf|fr|r)\s{1,3}(?:/(?:\*|\s|$)|~/?(?:\*|\s|$)|\*|\$home\b)",
     re.IGNORECASE,
 )
-"""A statement that destroys a table, a database or a directory tree (a ``DELETE`` without ``WHERE``)."""
+"""A statement that destroys a table, a database, or the root or home directory (a ``DELETE`` without
+``WHERE``; ``rm -rf /``, not ``rm -rf /tmp/cache``)."""
 UNSAFE_DEFAULT = "A parameter's default switches a safeguard off or hands out the most rights."
 PRESET_PAYEE = "A parameter naming where money goes has a preset default: payments go there unless changed."
 PAYEE_WORDS = frozenset({"wallet", "payee", "beneficiary", "recipient", "escrow", "payout", "treasury", "receiver"})
