@@ -132,7 +132,7 @@ combo.unexplained_ask credential_theft critical near
 combo.preference_manipulation preference_manipulation high anywhere
     promotion + promotion
 combo.handed_to_other_tool exfiltration high near
-    handover + ORDERS|pretext|every_call
+    handover + ORDERS|pretext|every_call|unasked
 combo.cross_server_gate tool_shadowing high near
     any_server_scope + prerequisite|self_call|self_insert|exclusive + ORDERS|persistence|authority
 combo.declared_capture exfiltration high near
