@@ -61,6 +61,7 @@ def value_findings(field: str, text: str, hits: list[Hit], own: Own) -> list[Fin
         + _planted_url(field, text, hits)
         + _secret_fill(field, text, hits)
         + _chained_command(field, text, hits)
+        + _destructive_value(field, text, hits)
     )
 
 
@@ -70,6 +71,14 @@ def _chained_command(field: str, text: str, hits: list[Hit]) -> list[Finding]:
     chained = [h for h in hits if h.signal == "chained"] if PLANTED.search(field) else []
     description = "A schema default that chains a command (rm, nc, curl, a shell) onto its value."
     return _value_finding("value.chained_command", "shell_injection", field, text, chained, description)
+
+
+def _destructive_value(field: str, text: str, hits: list[Hit]) -> list[Finding]:
+    """A default that destroys data (``SELECT 1; DROP TABLE users;``, ``rm -rf /``): the model sends
+    it when the user says nothing about it."""
+    destroys = [h for h in hits if h.signal == "destructive"] if PLANTED.search(field) else []
+    description = "A parameter's default destroys data (DROP TABLE, TRUNCATE, rm -rf /) unless the user objects."
+    return _value_finding("value.destructive_default", "forced_argument", field, text, destroys, description)
 
 
 def _value_finding(rule: str, category: str, field: str, text: str, hits: list[Hit], description: str) -> list[Finding]:
@@ -252,20 +261,9 @@ def unsafe_defaults(kind: str, obj: object) -> list[Finding]:
             findings.append(_default_finding("value.unsafe_default", str(name), spec, UNSAFE_DEFAULT))
         elif _preset_payee(str(name), spec["default"]):
             findings.append(_default_finding("value.fixed_destination", str(name), spec, PRESET_PAYEE))
-        elif isinstance(spec["default"], str) and DESTRUCTIVE_STATEMENT.search(spec["default"]):
-            findings.append(_default_finding("value.destructive_default", str(name), spec, DESTRUCTIVE_DEFAULT))
     return findings
 
 
-DESTRUCTIVE_DEFAULT = "A parameter's default destroys data (DROP TABLE, TRUNCATE, rm -rf /) unless the user objects."
-DESTRUCTIVE_STATEMENT = re.compile(
-    r"\b(?:drop\s{1,3}(?:table|database|schema|collection)|truncate\s{1,3}(?:table\s{1,3})?[\w.\"`]{1,60}\s{0,3}(?:;|$)"
-    r"|delete\s{1,3}from\s{1,3}[\w.\"`]{1,60}\s{0,3}(?:;|$)|flushall|flushdb|dropdatabase\s{0,3}\()"
-    r"|\brm\s{1,3}-(?:rf|fr|r)\s{1,3}(?:/(?:\*|\s|$)|~/?(?:\*|\s|$)|\*|\$home\b)",
-    re.IGNORECASE,
-)
-"""A statement that destroys a table, a database, or the root or home directory (a ``DELETE`` without
-``WHERE``; ``rm -rf /``, not ``rm -rf /tmp/cache``)."""
 UNSAFE_DEFAULT = "A parameter's default switches a safeguard off or hands out the most rights."
 PRESET_PAYEE = "A parameter naming where money goes has a preset default: payments go there unless changed."
 PAYEE_WORDS = frozenset({"wallet", "payee", "beneficiary", "recipient", "escrow", "payout", "treasury", "receiver"})
