@@ -366,5 +366,6 @@ def _collisions(policy: Policy, server: str, audit: Auditor) -> NameCollisions |
     """Name collisions are found through the shared registry (no reviewer or store: none)."""
     if policy.reviewer is None or policy.store is None:
         return None
-    block = policy.reviewer.settings.on_name_collision == "block"
-    return NameCollisions(policy.store, server, block=block, audit=audit)
+    settings = policy.reviewer.settings
+    block, block_lookalikes = settings.on_name_collision == "block", settings.on_lookalike_name == "block"
+    return NameCollisions(policy.store, server, block=block, audit=audit, block_lookalikes=block_lookalikes)

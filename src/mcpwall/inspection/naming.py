@@ -13,10 +13,11 @@ Two deceptions live in the name alone, with text that is harmless word by word:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from mcpwall.inspection.domain import canon
 from mcpwall.inspection.findings import Finding, Severity
-from mcpwall.inspection.normalize import make_visible
+from mcpwall.inspection.normalize import fold_confusables, make_visible
 
 LOOKALIKES = (("rn", "m"), ("vv", "w"), ("I", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
 """ASCII look-alikes, folded before lower-casing (a capital I reads as an l in most fonts)."""
@@ -39,6 +40,28 @@ def _folded(name: str) -> str:
     for look, letter in LOOKALIKES:
         name = name.replace(look, letter)
     return canon(name)
+
+
+@lru_cache(maxsize=4096)
+def name_skeleton(name: str) -> str:
+    """What a name looks like: Cyrillic and Greek look-alikes and the ASCII ones of `LOOKALIKES`
+    folded, in canonical form. Two names with one skeleton and different canonical forms differ
+    only in letters that look alike (``read_fiIe``, ``read_fil\u0435`` and ``read_file``)."""
+    return _folded(fold_confusables(name))
+
+
+ODD_LETTERS = re.compile(r"(?<=[A-Za-z])[01|](?=[A-Za-z])")
+"""ASCII stand-ins written inside a word: a digit 0 or 1 or a bar between letters (``read_n0te``,
+``read_fi1e``). A capital I is not counted: ``getId`` is as likely as ``read_fiIe``, and a digit
+after letters is a version (``v1``)."""
+
+
+def odd_letters(name: str) -> int:
+    """How many letters of a name are stand-ins: Cyrillic or Greek look-alikes among Latin letters,
+    and the ASCII ones of `ODD_LETTERS`. Of two names with one skeleton, the one with more is the
+    copy (``I`` for ``l`` and ``rn`` for ``m`` are not counted: either name may be the copy)."""
+    foreign = sum(1 for c, f in zip(name, fold_confusables(name), strict=True) if c != f)
+    return foreign + len(ODD_LETTERS.findall(name))
 
 
 def _finding(rule: str, category: str, field: str, text: str, description: str) -> list[Finding]:

@@ -65,6 +65,11 @@ class InspectionSettings(BaseModel):
     model may call the wrong one: recorded (``tool_name_collision``, ``alert``), or also hidden
     and refused on the server that listed it later (``block``) until one of them is renamed or
     denied by the tool lists."""
+    on_lookalike_name: Literal["alert", "block"] = "block"
+    """A tool whose name differs from one another server already lists only in letters that
+    look alike (``read_fiIe`` beside ``read_file``; see `mcpwall.collisions`): hidden and refused
+    on the server that listed it later, and recorded (``tool_name_lookalike``), by default
+    (``block``); ``alert`` only records it."""
 
     @property
     def alert_at(self) -> Severity:

@@ -43,6 +43,10 @@ class Store(Protocol):
         """For each of ``tools`` that other servers pinned (and still list) before ``server``
         pinned it: those servers, sorted. Tools no earlier server lists are absent."""
 
+    def tool_listers(self) -> list[tuple[str, str, float]]:
+        """Every tool some server still lists (its pin not ``removed``): ``(tool, server,
+        first_seen)``, ordered by tool then server."""
+
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """Every pin (of one server when given), ordered by server then tool."""
 

@@ -86,6 +86,8 @@ _EARLIER_LISTERS = (
     "ORDER BY other.tool, other.server"
 )
 
+_TOOL_LISTERS = "SELECT tool, server, first_seen FROM pins WHERE status != 'removed' ORDER BY tool, server"
+
 
 class SqlitePins:
     """The pin half of :class:`~mcpwall.store.sqlite.SqliteStore`."""
@@ -139,6 +141,12 @@ class SqlitePins:
                 for tool, lister in rows:
                     found.setdefault(tool, []).append(lister)
         return found
+
+    def tool_listers(self) -> list[tuple[str, str, float]]:
+        """See :meth:`mcpwall.store.Store.tool_listers`."""
+        with self._db.read() as conn:
+            rows = conn.execute(_TOOL_LISTERS).fetchall()
+        return [(tool, server, first_seen) for tool, server, first_seen in rows]
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """See :meth:`mcpwall.store.Store.list_pins`."""
