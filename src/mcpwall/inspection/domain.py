@@ -243,7 +243,15 @@ CREATED_FILE = re.compile(
 """Words before a secret file that make it a file to create (``create a .env file with your
 settings``): a setup step, not a secret to read."""
 CREATED_REACH = 40
-"""Characters before a secret file where `CREATED_FILE` is looked for."""
+"""Characters before a secret file where `CREATED_FILE` and `OWN_SOURCE` are looked for."""
+OWN_SOURCE = re.compile(
+    r"\b(?:uses|(?:is|are)\s{1,3}(?:read|loaded|taken)\s{1,3}from|loaded\s{1,3}from|(?:reads|loads)\s{1,3}(?:its|the)"
+    r"(?:\s{1,3}[a-z]{2,15}){1,2}\s{1,3}from)(?:\s{1,3}(?:the|your|a))?(?:\s{1,3}file)?\s{0,3}(?:~?[\w./-]{0,60}/)?$",
+    re.IGNORECASE,
+)
+"""Words before a secret file that make it where the tool takes its own settings from (``uses the
+file ~/.kube/config``, ``the API key is read from the .env file``): a description, not an order
+(third person and passive only: an imperative ``use ~/.ssh/id_rsa as ...`` stays an order)."""
 READ_TOOL = re.compile(
     r"\b(?:list|get|search|find|fetch|read|view|show|describe|query|lookup|check|count|preview|estimate)_[a-z0-9_]{2,60}",
     re.IGNORECASE,
@@ -584,20 +592,27 @@ def _clause_end(text: str, at: int) -> int:
 def _idle(hit: Hit, text: str, refused: list[tuple[int, int]], alternatives: list[tuple[int, int]]) -> bool:
     """True for a hit that orders nothing: a command the tool refuses, another tool named as the
     one to use instead (``for PHP sites use deploy_php instead``), the session named in a state the
-    call requires (`PRECONDITION`), a secret file to be created (`CREATED_FILE`), a call of a tool that only reads
+    call requires (`PRECONDITION`), a secret file to be created or the tool's own settings source
+    (`CREATED_FILE`, `OWN_SOURCE`), a call of a tool that only reads
     (``call list_payment_intents first``), or a verb that goes on a list of what the tool may do
     (``may squash commits, schedule auto-merge``)."""
     if hit.signal in REFUSED_SIGNALS and _overlaps(hit, refused):
         return True
     if hit.signal == "session_ref" and any(_overlaps(hit, [m.span()]) for m in PRECONDITION.finditer(text)):
         return True
-    if hit.signal == "secret_file" and CREATED_FILE.search(text, max(0, hit.start - CREATED_REACH), hit.start):
+    if hit.signal == "secret_file" and _created_or_own_source(text, hit.start):
         return True
     if hit.signal == "side_action" and (
         _overlaps(hit, alternatives) or _named_as_alternative(hit, text) or READ_TOOL.search(hit.text)
     ):
         return True
     return hit.signal in ACTIONS and _listed_after_modal(hit, text)
+
+
+def _created_or_own_source(text: str, start: int) -> bool:
+    """A secret file to be created, or the tool's own settings source (`CREATED_FILE`, `OWN_SOURCE`)."""
+    reach = max(0, start - CREATED_REACH)
+    return CREATED_FILE.search(text, reach, start) is not None or OWN_SOURCE.search(text, reach, start) is not None
 
 
 def _named_as_alternative(hit: Hit, text: str) -> bool:
