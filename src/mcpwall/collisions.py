@@ -64,6 +64,8 @@ class NameCollisions:
         self.audit = audit
         self.earlier: dict[str, list[str]] = {}
         self.imitations: dict[str, Imitation] = {}
+        self.registered: frozenset[str] = frozenset()
+        self.backfilled = False
 
     def check(self, reviews: dict[str, Review]) -> None:
         """Compare a reviewed listing with the registry; block colliding reviews when configured."""
@@ -81,7 +83,9 @@ class NameCollisions:
             reviews[tool] = self.applied(reviews[tool])
 
     def _check_lookalikes(self, names: list[str]) -> None:
-        found = lookalikes(names, self.server, self.store.tool_listers())
+        self._remember_skeletons(names)
+        listers = self.store.listers_by_skeleton([name_skeleton(name) for name in names])
+        found = lookalikes(names, self.server, listers)
         for tool, imitation in found.items():
             if self.imitations.get(tool) != imitation:
                 action = "block" if self.block_lookalikes else "alert"
@@ -95,6 +99,19 @@ class NameCollisions:
             self.imitations[tool] = imitation
         for tool in _gone(self.imitations, found, names):
             del self.imitations[tool]
+
+    def _remember_skeletons(self, names: list[str]) -> None:
+        """Write the skeletons of this listing's names (when they changed) and, once per session,
+        of names pinned without one, so that `Store.listers_by_skeleton` finds every pin."""
+        rows = []
+        if not self.backfilled:
+            rows = [(server, tool, name_skeleton(tool)) for server, tool in self.store.unskeletoned_tools()]
+            self.backfilled = True
+        listed = frozenset(names)
+        if listed != self.registered:
+            rows += [(self.server, name, name_skeleton(name)) for name in sorted(listed - self.registered)]
+            self.registered = listed
+        self.store.remember_skeletons(rows)
 
     def applied(self, review: Review) -> Review:
         """``review``, blocked when its tool collides and collisions block, or its name imitates
@@ -115,7 +132,8 @@ class NameCollisions:
 
 def lookalikes(names: Iterable[str], server: str, listers: Iterable[tuple[str, str, float]]) -> dict[str, Imitation]:
     """The names of ``names`` that look like, without being, a name another server lists
-    (``listers``: ``(tool, server, first_seen)`` of every listed tool).
+    (``listers``: ``(tool, server, first_seen)`` of the listed tools, at least those whose names
+    have the skeleton of one of ``names``, this server's own among them).
 
     Of two such names, the copy is the one with more stand-in letters (`naming.odd_letters`:
     ``read_fiIe`` copies ``read_file`` whichever server listed first); with as many, the one

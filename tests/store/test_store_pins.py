@@ -134,3 +134,30 @@ def test_earlier_listers_are_the_other_servers_that_pinned_a_name_first(store: S
     many = [f"tool_{i}" for i in range(1200)]
     store.put_pins([pin("files", name, 1.0) for name in many])
     assert len(store.earlier_listers(many, "newcomer")) == 1200
+
+
+def test_listers_by_skeleton_are_the_listed_pins_whose_names_look_alike(store: SqliteStore) -> None:
+    def pin(server: str, tool: str, first_seen: float, status: str = "unchanged") -> Pin:
+        return Pin(server, tool, "h" * 64, {"name": tool}, status, first_seen, first_seen)  # type: ignore[arg-type]
+
+    store.put_pins(
+        [
+            pin("files", "read_file", 1.0),
+            pin("mimic", "read_fiIe", 2.0),
+            pin("old", "read_fi1e", 0.5, status="removed"),
+            pin("files", "write_file", 1.0),
+        ]
+    )
+    assert sorted(store.unskeletoned_tools()) == [
+        ("files", "read_file"),
+        ("files", "write_file"),
+        ("mimic", "read_fiIe"),
+        ("old", "read_fi1e"),
+    ]
+    rows = [(server, tool, "read_file") for server, tool in store.unskeletoned_tools() if tool != "write_file"]
+    store.remember_skeletons([*rows, ("files", "write_file", "write_file")])
+    store.remember_skeletons([("files", "read_file", "changed?")])  # a name's row is kept as first written
+    assert store.unskeletoned_tools() == []
+    assert store.listers_by_skeleton(["read_file"]) == [("read_fiIe", "mimic", 2.0), ("read_file", "files", 1.0)]
+    assert store.listers_by_skeleton(["write_file", "nothing"]) == [("write_file", "files", 1.0)]
+    assert store.listers_by_skeleton([]) == []

@@ -43,9 +43,17 @@ class Store(Protocol):
         """For each of ``tools`` that other servers pinned (and still list) before ``server``
         pinned it: those servers, sorted. Tools no earlier server lists are absent."""
 
-    def tool_listers(self) -> list[tuple[str, str, float]]:
-        """Every tool some server still lists (its pin not ``removed``): ``(tool, server,
-        first_seen)``, ordered by tool then server."""
+    def remember_skeletons(self, names: Sequence[tuple[str, str, str]]) -> None:
+        """Remember ``(server, tool, skeleton)`` rows: what each pinned tool name looks like (see
+        `mcpwall.inspection.naming.name_skeleton`); a name's row, once written, is kept."""
+
+    def unskeletoned_tools(self) -> list[tuple[str, str]]:
+        """The ``(server, tool)`` of pins whose name has no skeleton row yet (pinned by ``mcpwall
+        scan`` or an older mcpwall)."""
+
+    def listers_by_skeleton(self, skeletons: Sequence[str]) -> list[tuple[str, str, float]]:
+        """The tools some server still lists (its pin not ``removed``) whose names have one of
+        ``skeletons``: ``(tool, server, first_seen)``, ordered by tool then server."""
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """Every pin (of one server when given), ordered by server then tool."""

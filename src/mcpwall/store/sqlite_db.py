@@ -95,6 +95,13 @@ CREATE TABLE IF NOT EXISTS findings (
     findings TEXT NOT NULL,
     PRIMARY KEY (rules, hash)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS name_skeletons_1 (
+    server TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    skeleton TEXT NOT NULL,
+    PRIMARY KEY (server, tool)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS name_skeletons_1_by_skeleton ON name_skeletons_1 (skeleton);
 CREATE TABLE IF NOT EXISTS envelope_nonce_counts (
     key_id TEXT PRIMARY KEY,
     live INTEGER NOT NULL

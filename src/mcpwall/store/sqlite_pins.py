@@ -86,7 +86,16 @@ _EARLIER_LISTERS = (
     "ORDER BY other.tool, other.server"
 )
 
-_TOOL_LISTERS = "SELECT tool, server, first_seen FROM pins WHERE status != 'removed' ORDER BY tool, server"
+_REMEMBER_SKELETON = "INSERT OR IGNORE INTO name_skeletons_1 (server, tool, skeleton) VALUES (?, ?, ?)"
+_UNSKELETONED = (
+    "SELECT pins.server, pins.tool FROM pins LEFT JOIN name_skeletons_1 AS known "
+    "ON known.server = pins.server AND known.tool = pins.tool WHERE known.tool IS NULL"
+)
+_LISTERS_BY_SKELETON = (
+    "SELECT pins.tool, pins.server, pins.first_seen FROM name_skeletons_1 AS known "
+    "JOIN pins ON pins.server = known.server AND pins.tool = known.tool "
+    "WHERE known.skeleton IN ({marks}) AND pins.status != 'removed'"
+)
 
 
 class SqlitePins:
@@ -142,11 +151,27 @@ class SqlitePins:
                     found.setdefault(tool, []).append(lister)
         return found
 
-    def tool_listers(self) -> list[tuple[str, str, float]]:
-        """See :meth:`mcpwall.store.Store.tool_listers`."""
+    def remember_skeletons(self, names: Sequence[tuple[str, str, str]]) -> None:
+        """See :meth:`mcpwall.store.Store.remember_skeletons`."""
+        if names:
+            with self._db.write() as conn:
+                conn.executemany(_REMEMBER_SKELETON, names)
+
+    def unskeletoned_tools(self) -> list[tuple[str, str]]:
+        """See :meth:`mcpwall.store.Store.unskeletoned_tools`."""
         with self._db.read() as conn:
-            rows = conn.execute(_TOOL_LISTERS).fetchall()
-        return [(tool, server, first_seen) for tool, server, first_seen in rows]
+            return [(server, tool) for server, tool in conn.execute(_UNSKELETONED).fetchall()]
+
+    def listers_by_skeleton(self, skeletons: Sequence[str]) -> list[tuple[str, str, float]]:
+        """See :meth:`mcpwall.store.Store.listers_by_skeleton`."""
+        wanted = sorted(set(skeletons))
+        found: list[tuple[str, str, float]] = []
+        with self._db.read() as conn:
+            for start in range(0, len(wanted), _IN_BATCH):
+                batch = wanted[start : start + _IN_BATCH]
+                query = _LISTERS_BY_SKELETON.format(marks=",".join("?" * len(batch)))  # placeholders only
+                found += [(tool, server, first_seen) for tool, server, first_seen in conn.execute(query, batch)]
+        return sorted(found)
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """See :meth:`mcpwall.store.Store.list_pins`."""
