@@ -133,6 +133,8 @@ combo.preference_manipulation preference_manipulation high anywhere
     promotion + promotion
 combo.handed_to_other_tool exfiltration high near
     handover + ORDERS|pretext|every_call|unasked
+combo.filled_from_local_file exfiltration high near
+    local_read + ORDERS
 combo.cross_server_gate tool_shadowing high near
     any_server_scope + prerequisite|self_call|self_insert|exclusive + ORDERS|persistence|authority
 combo.declared_capture exfiltration high near
@@ -206,6 +208,7 @@ DESCRIPTIONS = {
     "combo.unexplained_ask": "A secret asked of the user with no reason given, or unprompted.",
     "combo.preference_manipulation": "Self-promotion aimed at the model's choice between tools.",
     "combo.handed_to_other_tool": "Another tool to be called with the user's message, the conversation or all results.",
+    "combo.filled_from_local_file": "An argument to be filled with a local file the model is told to read first.",
     "combo.cross_server_gate": "This tool made a required step before any tool of any MCP server.",
     "combo.declared_capture": "A tool that says it records keystrokes or harvests personal data and sends it on.",
     "combo.forced_privilege": "The model told to turn a privilege or bypass switch on in its calls (admin=true).",
