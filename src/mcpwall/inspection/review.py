@@ -19,7 +19,6 @@ background thread after it (`FINDINGS_WITH_PINS`).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from typing import Any, Final
@@ -34,13 +33,25 @@ from mcpwall.inspection.findings import Finding, max_severity
 from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.pins import diff_definitions
 from mcpwall.inspection.settings import InspectionSettings
-from mcpwall.store import Pin, Store
+from mcpwall.store import Pin, PinState, Store
 
 LAST_SEEN_EVERY: Final = 60.0
 """Seconds between ``last_seen`` updates of a pin that did not otherwise change."""
 FINDINGS_WITH_PINS: Final = 64
 """Findings registry rows written in the pins' transaction up to this many; a longer listing's
 are written by a background thread, off the listing's path."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One named tool of a listing: its definition, hash and findings, and its pin's state when
+    this sighting changes nothing of the pin (else None)."""
+
+    name: str
+    tool: dict[str, Any]
+    digest: str
+    findings: list[Finding]
+    settled: PinState | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +111,7 @@ class ToolReviewer:
         self.audit = auditor
         self._rules: tuple[Rule, ...] | None = None
         self.inspector = CachedInspector(self.rules, learned=settings.learned_model)
-        self.known_server = bool(store.list_pins(server))
+        self.known_server = store.has_pins(server)
         self.definitions: dict[str, dict[str, Any]] = {}
 
     def warm_up(self) -> None:
@@ -118,19 +129,40 @@ class ToolReviewer:
     def review(self, tools: list[dict[str, Any]]) -> dict[str, Review]:
         """Review one listing (or page of one); returns a review per tool name."""
         reviews = {}
-        pinned = {pin.tool: pin for pin in self.store.list_pins(self.server)}
-        digests = self.inspector.preload(tools, self.store)
+        sightings = self._sightings(tools)
+        unsettled = [sighting.name for sighting in sightings if sighting.settled is None]
+        pinned = self.store.get_pins(self.server, unsettled) if unsettled else {}
         writes: list[Pin] = []
-        for tool, digest in zip(tools, digests, strict=True):
-            name = tool.get("name")
-            if isinstance(name, str):
-                reviews[name] = self._review_one(name, tool, pinned.get(name), writes=writes, digest=digest)
-                self.definitions[name] = tool
+        for sighting in sightings:
+            name, tool, judged = sighting.name, sighting.tool, (sighting.digest, sighting.findings)
+            if sighting.settled is None:
+                reviews[name] = self._review_one(name, tool, pinned.get(name), writes=writes, judged=judged)
+            else:
+                reviews[name] = self._conclude(sighting.settled, *judged)
+                self._record(reviews[name], sighting.findings)
+            self.definitions[name] = tool
         if writes:  # before the listing goes on: pins decide what is blocked
             self.store.put_pins(writes, self.inspector.take_fresh(at_most=FINDINGS_WITH_PINS))
         self.inspector.remember_fresh(self.store)  # the rest is a cache: written off the listing's path
         self.known_server = self.known_server or bool(reviews)
         return reviews
+
+    def _sightings(self, tools: list[dict[str, Any]]) -> list[Sighting]:
+        """Each named tool of a listing with its definition hash and, when this sighting changes
+        nothing of its pin (the daily case: `_settled`), the pin's state; pins are read without
+        their definitions (`Store.pin_states`): only the unsettled ones are read whole."""
+        states = self.store.pin_states(self.server)
+        digests = self.inspector.preload(tools, self.store)
+        now = time.time()
+        sightings = []
+        for tool, digest in zip(tools, digests, strict=True):
+            name = tool.get("name")
+            if isinstance(name, str):
+                digest, findings = self.inspector.inspect_tool(tool, digest)
+                state = states.get(name)
+                settled = state if state is not None and _settled(state, digest, findings, now) else None
+                sightings.append(Sighting(name, tool, digest, findings, settled))
+        return sightings
 
     def settle(self) -> None:
         """Wait for the findings registry writes of the reviews so far (see `CachedInspector.remember_fresh`)."""
@@ -163,19 +195,20 @@ class ToolReviewer:
         *,
         quiet: bool = False,
         writes: list[Pin] | None = None,
-        digest: str | None = None,
+        judged: tuple[str, list[Finding]] | None = None,
     ) -> Review:
-        """Review one tool; a changed pin is written now, or added to ``writes`` for the caller."""
-        digest, findings = self.inspector.inspect_tool(tool, digest)
+        """Review one tool (``judged``: its hash and findings, when the caller has them); a changed
+        pin is written now, or added to ``writes`` for the caller."""
+        digest, findings = self.inspector.inspect_tool(tool) if judged is None else judged
         pin = self._updated_pin(name, tool, digest, findings, stored)
         if pin is not stored:
             if writes is None:
                 self.store.put_pin(pin)
             else:
                 writes.append(pin)
-        review = self._conclude(pin, digest, findings)
+        review = self._conclude(PinState.of(pin), digest, findings)
         if not quiet:
-            self._record(tool, pin, review, findings)
+            self._record(review, findings)
         return review
 
     def _updated_pin(
@@ -183,7 +216,7 @@ class ToolReviewer:
     ) -> Pin:
         """The tool's pin after this sighting: the stored one itself when nothing is worth writing."""
         now = time.time()
-        if pin is not None and _settled(pin, digest, findings, now):  # the daily case: seen again, as pinned
+        if pin is not None and _settled(PinState.of(pin), digest, findings, now):  # seen again, as pinned
             return pin
         top = max_severity(findings)
         facts: dict[str, Any] = {
@@ -212,7 +245,7 @@ class ToolReviewer:
             pin = replace(pin, last_seen=now)
         return pin
 
-    def _conclude(self, pin: Pin, digest: str, findings: list[Finding]) -> Review:
+    def _conclude(self, pin: PinState, digest: str, findings: list[Finding]) -> Review:
         top = max_severity(findings)
         label = top.label if top else None
         if pin.hash != digest and self.settings.on_change == "block":
@@ -226,7 +259,7 @@ class ToolReviewer:
         status = "changed" if pin.hash != digest else pin.status
         return Review(pin.tool, digest, status, label, False)
 
-    def _record(self, tool: Mapping[str, Any], pin: Pin, review: Review, findings: list[Finding]) -> None:
+    def _record(self, review: Review, findings: list[Finding]) -> None:
         self.audit.emit(
             "mcp_tool_seen",
             tool=review.tool,
@@ -246,12 +279,12 @@ SETTLED: Final = frozenset({"approved", "blocked", "unchanged"})
 """Statuses a sighting of the pinned definition keeps as they are."""
 
 
-def _settled(pin: Pin, digest: str, findings: list[Finding], now: float) -> bool:
+def _settled(pin: PinState, digest: str, findings: list[Finding], now: float) -> bool:
     """Whether this sighting of the pinned definition would change nothing worth writing in ``pin``:
     nothing pending, the same findings, ``last_seen`` too recent to write."""
-    if pin.hash != digest or pin.status not in SETTLED or pin.pending_hash is not None or pin.diff:
+    if pin.hash != digest or pin.status not in SETTLED or pin.pending or pin.diff:
         return False
-    if pin.pending_definition is not None or now - pin.last_seen >= LAST_SEEN_EVERY:
+    if now - pin.last_seen >= LAST_SEEN_EVERY:
         return False
     top = max_severity(findings)
     if pin.max_severity != (top.label if top else None):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from mcpwall.store.records import Pin, SessionRecord, Ticket, TicketLevel, TicketScope, TicketStatus
+from mcpwall.store.records import Pin, PinState, SessionRecord, Ticket, TicketLevel, TicketScope, TicketStatus
 
 BudgetChange = Callable[[dict[str, Any] | None], dict[str, Any]]
 
@@ -54,6 +54,15 @@ class Store(Protocol):
     def listers_by_skeleton(self, skeletons: Sequence[str]) -> list[tuple[str, str, float]]:
         """The tools some server still lists (its pin not ``removed``) whose names have one of
         ``skeletons``: ``(tool, server, first_seen)``, ordered by tool then server."""
+
+    def pin_states(self, server: str) -> dict[str, PinState]:
+        """The state of every pin of one server, by tool name, without reading its definitions."""
+
+    def get_pins(self, server: str, tools: Sequence[str]) -> dict[str, Pin]:
+        """The whole pins of these tools of one server, by tool name (tools never pinned are absent)."""
+
+    def has_pins(self, server: str) -> bool:
+        """Whether the server has any pin."""
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """Every pin (of one server when given), ordered by server then tool."""

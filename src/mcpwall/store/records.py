@@ -69,6 +69,40 @@ class Pin:
 
 
 @dataclass(frozen=True, slots=True)
+class PinState:
+    """What a listing needs of a pin to tell whether a sighting changes it: every field of
+    :class:`Pin` but the two definitions and the diff's content (the daily listing of an unchanged
+    tool never reads them).
+
+    Attributes:
+        tool: the tool name.
+        hash: the pinned definition's hash.
+        status: the pin's status.
+        max_severity: the highest finding severity, or None.
+        findings: the findings, as in :attr:`Pin.findings`.
+        pending: whether a changed definition awaits approval.
+        diff: whether the pin holds a field diff.
+        last_seen: when the tool was last listed (epoch seconds).
+    """
+
+    tool: str
+    hash: str
+    status: PinStatus
+    max_severity: str | None
+    findings: list[dict[str, Any]]
+    pending: bool
+    diff: bool
+    last_seen: float
+
+    @classmethod
+    def of(cls, pin: Pin) -> PinState:
+        """The state of a whole pin."""
+        pending = pin.pending_hash is not None or pin.pending_definition is not None
+        diff = bool(pin.diff)
+        return cls(pin.tool, pin.hash, pin.status, pin.max_severity, pin.findings, pending, diff, pin.last_seen)
+
+
+@dataclass(frozen=True, slots=True)
 class Ticket:
     """A request for a human decision on one tool call.
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from mcpwall.store.records import Pin
+from mcpwall.store.records import Pin, PinState
 from mcpwall.store.sqlite_db import Database, from_json, to_json
 
 _COLUMNS: Final = (
@@ -53,6 +53,11 @@ def _pin_of(row: sqlite3.Row) -> Pin:
     )
 
 
+def _state_of(row: sqlite3.Row) -> PinState:
+    tool, digest, status, top, findings, pending, diff, last_seen = row
+    return PinState(tool, digest, status, top, from_json(findings), bool(pending), bool(diff), last_seen)
+
+
 def approved(pin: Pin) -> Pin:
     """The pin after a human approval: the pending definition (if any) becomes the pinned one."""
     if pin.pending_hash is None or pin.pending_definition is None:
@@ -86,6 +91,11 @@ _EARLIER_LISTERS = (
     "ORDER BY other.tool, other.server"
 )
 
+_PIN_STATES = (
+    "SELECT tool, hash, status, max_severity, findings, "
+    "pending_hash IS NOT NULL OR pending_definition IS NOT NULL, diff != '[]', last_seen FROM pins WHERE server = ?"
+)
+_PINS_OF_TOOLS = "SELECT * FROM pins WHERE server = ? AND tool IN ({marks})"
 _REMEMBER_SKELETON = "INSERT OR IGNORE INTO name_skeletons_1 (server, tool, skeleton) VALUES (?, ?, ?)"
 _UNSKELETONED = (
     "SELECT pins.server, pins.tool FROM pins LEFT JOIN name_skeletons_1 AS known "
@@ -172,6 +182,28 @@ class SqlitePins:
                 query = _LISTERS_BY_SKELETON.format(marks=",".join("?" * len(batch)))  # placeholders only
                 found += [(tool, server, first_seen) for tool, server, first_seen in conn.execute(query, batch)]
         return sorted(found)
+
+    def pin_states(self, server: str) -> dict[str, PinState]:
+        """See :meth:`mcpwall.store.Store.pin_states`."""
+        with self._db.read() as conn:
+            rows = conn.execute(_PIN_STATES, (server,)).fetchall()
+        return {row[0]: _state_of(row) for row in rows}
+
+    def get_pins(self, server: str, tools: Sequence[str]) -> dict[str, Pin]:
+        """See :meth:`mcpwall.store.Store.get_pins`."""
+        names = sorted(set(tools))
+        found: dict[str, Pin] = {}
+        with self._db.read() as conn:
+            for start in range(0, len(names), _IN_BATCH):
+                batch = names[start : start + _IN_BATCH]
+                query = _PINS_OF_TOOLS.format(marks=",".join("?" * len(batch)))  # placeholders only
+                found.update((pin.tool, pin) for pin in map(_pin_of, conn.execute(query, (server, *batch))))
+        return found
+
+    def has_pins(self, server: str) -> bool:
+        """See :meth:`mcpwall.store.Store.has_pins`."""
+        with self._db.read() as conn:
+            return conn.execute("SELECT 1 FROM pins WHERE server = ? LIMIT 1", (server,)).fetchone() is not None
 
     def list_pins(self, server: str | None = None) -> list[Pin]:
         """See :meth:`mcpwall.store.Store.list_pins`."""
