@@ -15,9 +15,10 @@ A look-alike name differs from a name an earlier server lists only in letters th
 (``read_fiIe`` with a capital I, ``read_fi1e``, ``read_fil\u0435`` with a Cyrillic e; see
 `naming.name_skeleton`); names that differ only in case or ``-``/``_`` are not look-alikes. Two
 honest servers share a name by accident (``search``), but nobody writes ``read_fiIe`` by
-accident: it is there to be called instead of ``read_file``. So it is recorded
-(``tool_name_lookalike``: the tool, the name it imitates, the earlier servers) and, by default
-(``inspection.on_lookalike_name: block``), hidden and refused on the later server.
+accident: it is there to be called instead of ``read_file``. So the copy is recorded
+(``tool_name_lookalike``: the tool, the names it imitates, their servers) and, by default
+(``inspection.on_lookalike_name: block``), hidden and refused. The copy is the name with
+stand-in letters (see `lookalikes`), else the one listed later.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ LOOKALIKE_VIOLATION = "ToolNameLookalike"
 
 
 class Imitation(NamedTuple):
-    """The earlier servers' names a look-alike name imitates."""
+    """The other servers' names a look-alike name imitates, and those servers."""
 
     names: list[str]
     servers: list[str]
@@ -114,14 +115,14 @@ class NameCollisions:
         self.store.remember_skeletons(rows)
 
     def applied(self, review: Review) -> Review:
-        """``review``, blocked when its tool collides and collisions block, or its name imitates
-        an earlier server's and look-alikes block."""
+        """``review``, blocked when its name copies another server's and look-alikes block, or
+        when its tool collides and collisions block."""
         if review.blocked:
             return review
         imitation = self.imitations.get(review.tool)
         if self.block_lookalikes and imitation:
             imitated, listers = ", ".join(imitation.names), ", ".join(imitation.servers)
-            reason = f"the name looks like {imitated} of {listers}, listed earlier"
+            reason = f"the name looks like {imitated} of {listers}"
             return replace(review, blocked=True, violation=LOOKALIKE_VIOLATION, reason=reason)
         servers = self.earlier.get(review.tool)
         if not self.block or not servers:
