@@ -111,18 +111,20 @@ def test_server_instructions_are_pinned_under_the_empty_tool_name(store: SqliteS
     assert [p.tool for p in store.list_pins("files")] == [""]
 
 
-def test_earlier_listers_are_the_other_servers_that_pinned_a_name_first(store: SqliteStore) -> None:
-    def pin(server: str, tool: str, first_seen: float, status: str = "unchanged") -> Pin:
-        return Pin(server, tool, "h" * 64, {"name": tool}, status, first_seen, first_seen)  # type: ignore[arg-type]
+def listed(server: str, tool: str, first_seen: float, status: str = "unchanged") -> Pin:
+    """A pin of a listed tool, first seen at ``first_seen``."""
+    return Pin(server, tool, "h" * 64, {"name": tool}, status, first_seen, first_seen)  # type: ignore[arg-type]
 
+
+def test_earlier_listers_are_the_other_servers_that_pinned_a_name_first(store: SqliteStore) -> None:
     store.put_pins(
         [
-            pin("files", "read_file", 1.0),
-            pin("backup", "read_file", 2.0),
-            pin("shadow", "read_file", 3.0),
-            pin("files", "write_file", 1.0),
-            pin("old", "write_file", 0.5, status="removed"),
-            pin("files", "only_here", 1.0),
+            listed("files", "read_file", 1.0),
+            listed("backup", "read_file", 2.0),
+            listed("shadow", "read_file", 3.0),
+            listed("files", "write_file", 1.0),
+            listed("old", "write_file", 0.5, status="removed"),
+            listed("files", "only_here", 1.0),
         ]
     )
     assert store.earlier_listers(["read_file"], "shadow") == {"read_file": ["backup", "files"]}
@@ -132,20 +134,17 @@ def test_earlier_listers_are_the_other_servers_that_pinned_a_name_first(store: S
         "write_file": ["files"],
     }
     many = [f"tool_{i}" for i in range(1200)]
-    store.put_pins([pin("files", name, 1.0) for name in many])
+    store.put_pins([listed("files", name, 1.0) for name in many])
     assert len(store.earlier_listers(many, "newcomer")) == 1200
 
 
 def test_listers_by_skeleton_are_the_listed_pins_whose_names_look_alike(store: SqliteStore) -> None:
-    def pin(server: str, tool: str, first_seen: float, status: str = "unchanged") -> Pin:
-        return Pin(server, tool, "h" * 64, {"name": tool}, status, first_seen, first_seen)  # type: ignore[arg-type]
-
     store.put_pins(
         [
-            pin("files", "read_file", 1.0),
-            pin("mimic", "read_fiIe", 2.0),
-            pin("old", "read_fi1e", 0.5, status="removed"),
-            pin("files", "write_file", 1.0),
+            listed("files", "read_file", 1.0),
+            listed("mimic", "read_fiIe", 2.0),
+            listed("old", "read_fi1e", 0.5, status="removed"),
+            listed("files", "write_file", 1.0),
         ]
     )
     assert sorted(store.unskeletoned_tools()) == [

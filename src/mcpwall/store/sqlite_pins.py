@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -51,6 +51,21 @@ def _pin_of(row: sqlite3.Row) -> Pin:
         first_seen=row["first_seen"],
         last_seen=row["last_seen"],
     )
+
+
+def _in_batches(
+    conn: sqlite3.Connection,
+    template: str,
+    keys: Sequence[str],
+    before: tuple[Any, ...] = (),
+    after: tuple[Any, ...] = (),
+) -> Iterator[Any]:
+    """The rows of ``template`` (a query with ``IN ({marks})``) for every key, `_IN_BATCH` keys a
+    query, each bound between the ``before`` and ``after`` parameters."""
+    for start in range(0, len(keys), _IN_BATCH):
+        batch = keys[start : start + _IN_BATCH]
+        query = template.format(marks=",".join("?" * len(batch)))  # placeholders only
+        yield from conn.execute(query, (*before, *batch, *after))
 
 
 def _state_of(row: sqlite3.Row) -> PinState:
@@ -133,14 +148,8 @@ class SqlitePins:
 
     def known_findings(self, rules: str, hashes: Sequence[str]) -> dict[str, str]:
         """See :meth:`mcpwall.store.Store.known_findings`."""
-        wanted = sorted(set(hashes))
-        found: dict[str, str] = {}
         with self._db.read() as conn:
-            for start in range(0, len(wanted), _IN_BATCH):
-                batch = wanted[start : start + _IN_BATCH]
-                query = _KNOWN_FINDINGS.format(marks=",".join("?" * len(batch)))  # placeholders only
-                found.update(conn.execute(query, (rules, *batch)).fetchall())
-        return found
+            return dict(_in_batches(conn, _KNOWN_FINDINGS, sorted(set(hashes)), before=(rules,)))
 
     def remember_findings(self, findings: Sequence[tuple[str, str, str]]) -> None:
         """See :meth:`mcpwall.store.Store.remember_findings`."""
@@ -150,15 +159,10 @@ class SqlitePins:
 
     def earlier_listers(self, tools: Sequence[str], server: str) -> dict[str, list[str]]:
         """See :meth:`mcpwall.store.Store.earlier_listers`."""
-        names = sorted(set(tools))
         found: dict[str, list[str]] = {}
         with self._db.read() as conn:
-            for start in range(0, len(names), _IN_BATCH):
-                batch = names[start : start + _IN_BATCH]
-                query = _EARLIER_LISTERS.format(marks=",".join("?" * len(batch)))  # placeholders only
-                rows = conn.execute(query, (server, *batch, server)).fetchall()
-                for tool, lister in rows:
-                    found.setdefault(tool, []).append(lister)
+            for tool, lister in _in_batches(conn, _EARLIER_LISTERS, sorted(set(tools)), (server,), (server,)):
+                found.setdefault(tool, []).append(lister)
         return found
 
     def remember_skeletons(self, names: Sequence[tuple[str, str, str]]) -> None:
@@ -174,14 +178,9 @@ class SqlitePins:
 
     def listers_by_skeleton(self, skeletons: Sequence[str]) -> list[tuple[str, str, float]]:
         """See :meth:`mcpwall.store.Store.listers_by_skeleton`."""
-        wanted = sorted(set(skeletons))
-        found: list[tuple[str, str, float]] = []
         with self._db.read() as conn:
-            for start in range(0, len(wanted), _IN_BATCH):
-                batch = wanted[start : start + _IN_BATCH]
-                query = _LISTERS_BY_SKELETON.format(marks=",".join("?" * len(batch)))  # placeholders only
-                found += [(tool, server, first_seen) for tool, server, first_seen in conn.execute(query, batch)]
-        return sorted(found)
+            rows = _in_batches(conn, _LISTERS_BY_SKELETON, sorted(set(skeletons)))
+            return sorted((tool, server, first_seen) for tool, server, first_seen in rows)
 
     def pin_states(self, server: str) -> dict[str, PinState]:
         """See :meth:`mcpwall.store.Store.pin_states`."""
@@ -191,14 +190,9 @@ class SqlitePins:
 
     def get_pins(self, server: str, tools: Sequence[str]) -> dict[str, Pin]:
         """See :meth:`mcpwall.store.Store.get_pins`."""
-        names = sorted(set(tools))
-        found: dict[str, Pin] = {}
         with self._db.read() as conn:
-            for start in range(0, len(names), _IN_BATCH):
-                batch = names[start : start + _IN_BATCH]
-                query = _PINS_OF_TOOLS.format(marks=",".join("?" * len(batch)))  # placeholders only
-                found.update((pin.tool, pin) for pin in map(_pin_of, conn.execute(query, (server, *batch))))
-        return found
+            rows = _in_batches(conn, _PINS_OF_TOOLS, sorted(set(tools)), before=(server,))
+            return {pin.tool: pin for pin in map(_pin_of, rows)}
 
     def has_pins(self, server: str) -> bool:
         """See :meth:`mcpwall.store.Store.has_pins`."""
