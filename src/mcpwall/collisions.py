@@ -65,7 +65,6 @@ class NameCollisions:
         self.audit = audit
         self.earlier: dict[str, list[str]] = {}
         self.imitations: dict[str, Imitation] = {}
-        self.registered: frozenset[str] = frozenset()
         self.backfilled = False
 
     def check(self, reviews: dict[str, Review]) -> None:
@@ -84,9 +83,7 @@ class NameCollisions:
             reviews[tool] = self.applied(reviews[tool])
 
     def _check_lookalikes(self, names: list[str]) -> None:
-        self._remember_skeletons(names)
-        listers = self.store.listers_by_skeleton([name_skeleton(name) for name in names])
-        found = lookalikes(names, self.server, listers)
+        found = lookalikes(names, self.server, self._listers(names))
         for tool, imitation in found.items():
             if self.imitations.get(tool) != imitation:
                 action = "block" if self.block_lookalikes else "alert"
@@ -101,18 +98,25 @@ class NameCollisions:
         for tool in _gone(self.imitations, found, names):
             del self.imitations[tool]
 
-    def _remember_skeletons(self, names: list[str]) -> None:
-        """Write the skeletons of this listing's names (when they changed) and, once per session,
-        of names pinned without one, so that `Store.listers_by_skeleton` finds every pin."""
-        rows = []
+    def _listers(self, names: list[str]) -> list[tuple[str, str, float]]:
+        """The listed tools whose names look like one of ``names``, this server's own among them.
+
+        The reviewer writes a new pin's skeleton row with the pin (`ToolReviewer.review`); rows
+        are written here only where missing: once per session for names an older mcpwall pinned,
+        and for this listing's names should any still lack one (a listing reads, and writes
+        nothing)."""
         if not self.backfilled:
-            rows = [(server, tool, name_skeleton(tool)) for server, tool in self.store.unskeletoned_tools()]
+            unknown = self.store.unskeletoned_tools()
+            self.store.remember_skeletons([(server, tool, name_skeleton(tool)) for server, tool in unknown])
             self.backfilled = True
-        listed = frozenset(names)
-        if listed != self.registered:
-            rows += [(self.server, name, name_skeleton(name)) for name in sorted(listed - self.registered)]
-            self.registered = listed
-        self.store.remember_skeletons(rows)
+        skeletons = [name_skeleton(name) for name in names]
+        listers = self.store.listers_by_skeleton(skeletons)
+        known = {tool for tool, server, _ in listers if server == self.server}
+        missing = [name for name in names if name not in known]
+        if missing:
+            self.store.remember_skeletons([(self.server, name, name_skeleton(name)) for name in missing])
+            listers = self.store.listers_by_skeleton(skeletons)
+        return listers
 
     def applied(self, review: Review) -> Review:
         """``review``, blocked when its name copies another server's and look-alikes block, or

@@ -34,10 +34,19 @@ class CountingStore(SqliteStore):
         self.transactions += 1
         super().put_pin(pin)
 
-    def put_pins(self, pins: Sequence[Pin], findings: Sequence[tuple[str, str, str]] = ()) -> None:
+    def put_pins(
+        self,
+        pins: Sequence[Pin],
+        findings: Sequence[tuple[str, str, str]] = (),
+        skeletons: Sequence[tuple[str, str, str]] = (),
+    ) -> None:
         self.writes += len(pins)
         self.transactions += 1
-        super().put_pins(pins, findings)
+        super().put_pins(pins, findings, skeletons)
+
+    def remember_skeletons(self, names: Sequence[tuple[str, str, str]]) -> None:
+        self.transactions += 1 if names else 0
+        super().remember_skeletons(names)
 
     def remember_findings(self, findings: Sequence[tuple[str, str, str]]) -> None:
         self.transactions += 1 if findings else 0
@@ -263,3 +272,12 @@ def test_reads_of_pins_do_not_wait_for_a_registry_write(store: CountingStore, tm
         release.set()
         holder.join()
     assert store.known_findings("r", ["h"]) == {"h": "[]"}
+
+
+def test_new_pins_are_written_with_their_names_skeletons(store: CountingStore, tmp_path: Path) -> None:
+    reviewer(store, tmp_path).review([*TOOLS, {"name": "Iist_notes", "description": "Lists notes."}])
+
+    assert store.transactions == 1
+    assert store.unskeletoned_tools() == []
+    listed = [(tool, server) for tool, server, _ in store.listers_by_skeleton(["list_notes"])]
+    assert listed == [("Iist_notes", "srv")]

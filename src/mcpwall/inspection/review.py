@@ -19,6 +19,7 @@ background thread after it (`FINDINGS_WITH_PINS`).
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from typing import Any, Final
@@ -31,6 +32,7 @@ from mcpwall.inspection.catalog import Rule, compile_rules, warm_up
 from mcpwall.inspection.detector import inspect_definition
 from mcpwall.inspection.findings import Finding, max_severity
 from mcpwall.inspection.memo import recall_for
+from mcpwall.inspection.naming import name_skeleton
 from mcpwall.inspection.pins import diff_definitions
 from mcpwall.inspection.settings import InspectionSettings
 from mcpwall.store import Pin, PinState, Store
@@ -129,8 +131,8 @@ class ToolReviewer:
     def review(self, tools: list[dict[str, Any]]) -> dict[str, Review]:
         """Review one listing (or page of one); returns a review per tool name."""
         reviews = {}
-        sightings = self._sightings(tools)
-        unsettled = [sighting.name for sighting in sightings if sighting.settled is None]
+        sightings, known = self._sightings(tools)
+        unsettled = [sighting.name for sighting in sightings if sighting.settled is None and sighting.name in known]
         pinned = self.store.get_pins(self.server, unsettled) if unsettled else {}
         writes: list[Pin] = []
         for sighting in sightings:
@@ -142,15 +144,17 @@ class ToolReviewer:
                 self._record(reviews[name], sighting.findings)
             self.definitions[name] = tool
         if writes:  # before the listing goes on: pins decide what is blocked
-            self.store.put_pins(writes, self.inspector.take_fresh(at_most=FINDINGS_WITH_PINS))
+            skeletons = [(pin.server, pin.tool, name_skeleton(pin.tool)) for pin in writes if pin.tool not in known]
+            self.store.put_pins(writes, self.inspector.take_fresh(at_most=FINDINGS_WITH_PINS), skeletons)
         self.inspector.remember_fresh(self.store)  # the rest is a cache: written off the listing's path
         self.known_server = self.known_server or bool(reviews)
         return reviews
 
-    def _sightings(self, tools: list[dict[str, Any]]) -> list[Sighting]:
+    def _sightings(self, tools: list[dict[str, Any]]) -> tuple[list[Sighting], Collection[str]]:
         """Each named tool of a listing with its definition hash and, when this sighting changes
-        nothing of its pin (the daily case: `_settled`), the pin's state; pins are read without
-        their definitions (`Store.pin_states`): only the unsettled ones are read whole."""
+        nothing of its pin (the daily case: `_settled`), the pin's state; and the names already
+        pinned. Pins are read without their definitions (`Store.pin_states`): only the unsettled
+        ones are read whole."""
         states = self.store.pin_states(self.server)
         digests = self.inspector.preload(tools, self.store)
         now = time.time()
@@ -162,7 +166,7 @@ class ToolReviewer:
                 state = states.get(name)
                 settled = state if state is not None and _settled(state, digest, findings, now) else None
                 sightings.append(Sighting(name, tool, digest, findings, settled))
-        return sightings
+        return sightings, states.keys()
 
     def settle(self) -> None:
         """Wait for the findings registry writes of the reviews so far (see `CachedInspector.remember_fresh`)."""

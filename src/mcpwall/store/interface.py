@@ -27,9 +27,15 @@ class Store(Protocol):
     def put_pin(self, pin: Pin) -> None:
         """Insert or replace the pin of ``(pin.server, pin.tool)``."""
 
-    def put_pins(self, pins: Sequence[Pin], findings: Sequence[tuple[str, str, str]] = ()) -> None:
+    def put_pins(
+        self,
+        pins: Sequence[Pin],
+        findings: Sequence[tuple[str, str, str]] = (),
+        skeletons: Sequence[tuple[str, str, str]] = (),
+    ) -> None:
         """Insert or replace several pins in one transaction (a later one wins for the same tool),
-        and remember ``findings`` (see `remember_findings`) in the same transaction."""
+        and remember ``findings`` (see `remember_findings`) and the names' ``skeletons`` (see
+        `remember_skeletons`) in the same transaction."""
 
     def known_findings(self, rules: str, hashes: Sequence[str]) -> dict[str, str]:
         """The findings remembered for these definition hashes under rule set ``rules`` (a

@@ -139,12 +139,18 @@ class SqlitePins:
         with self._db.write() as conn:
             conn.execute(_UPSERT, _pin_row(pin))
 
-    def put_pins(self, pins: Sequence[Pin], findings: Sequence[tuple[str, str, str]] = ()) -> None:
+    def put_pins(
+        self,
+        pins: Sequence[Pin],
+        findings: Sequence[tuple[str, str, str]] = (),
+        skeletons: Sequence[tuple[str, str, str]] = (),
+    ) -> None:
         """See :meth:`mcpwall.store.Store.put_pins`."""
         rows = [_pin_row(pin) for pin in pins]
         with self._db.write() as conn:
             conn.executemany(_UPSERT, rows)
             conn.executemany(_REMEMBER_FINDINGS, findings)
+            conn.executemany(_REMEMBER_SKELETON, skeletons)
 
     def known_findings(self, rules: str, hashes: Sequence[str]) -> dict[str, str]:
         """See :meth:`mcpwall.store.Store.known_findings`."""
