@@ -165,6 +165,7 @@ def warm(bench: Bench, tools: list[dict[str, Any]], repeat: int, *, clear_cache:
     """The same listing again, in a new session (new reviewer), once its pins are settled."""
     times = []
     with bench.fresh_store() as store:
+        first_sight()  # so that this store's findings registry is written (a warm cache writes none)
         for _ in range(2):  # first sight pins as new, second sight settles them as unchanged
             bench.sight(store, tools)
         for _ in range(repeat):
