@@ -101,22 +101,13 @@ class NameCollisions:
     def _listers(self, names: list[str]) -> list[tuple[str, str, float]]:
         """The listed tools whose names look like one of ``names``, this server's own among them.
 
-        The reviewer writes a new pin's skeleton row with the pin (`ToolReviewer.review`); rows
-        are written here only where missing: once per session for names an older mcpwall pinned,
-        and for this listing's names should any still lack one (a listing reads, and writes
-        nothing)."""
+        The reviewer writes a new pin's skeleton row with the pin (`ToolReviewer.review`), before
+        this check; the names an older mcpwall pinned get theirs here, once per session."""
         if not self.backfilled:
             unknown = self.store.unskeletoned_tools()
             self.store.remember_skeletons([(server, tool, name_skeleton(tool)) for server, tool in unknown])
             self.backfilled = True
-        skeletons = [name_skeleton(name) for name in names]
-        listers = self.store.listers_by_skeleton(skeletons)
-        known = {tool for tool, server, _ in listers if server == self.server}
-        missing = [name for name in names if name not in known]
-        if missing:
-            self.store.remember_skeletons([(self.server, name, name_skeleton(name)) for name in missing])
-            listers = self.store.listers_by_skeleton(skeletons)
-        return listers
+        return self.store.listers_by_skeleton([name_skeleton(name) for name in names])
 
     def applied(self, review: Review) -> Review:
         """``review``, blocked when its name copies another server's and look-alikes block, or
