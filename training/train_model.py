@@ -6,13 +6,20 @@
 Data, none of it from ../shared:
 - attacks and honest look-alikes: the development probe sets (benchmarks/probes/dev*-*.jsonl);
   the held-out sets are never read here;
+- public attacks and the honest tools beside them: training/public/*-attacks.jsonl and
+  *-benign.jsonl, poisoned and clean definitions gathered from public repositories and packages
+  (each record names its source), each set measured unseen before it was trained on;
 - ordinary definitions: training/ordinary-*.jsonl and training/tune*/*.jsonl, real tools/list
   results of public npm and PyPI servers (training/gather_npm.py, training/gather_pypi.py).
 
-The threshold is set out of fold: definitions are split into folds by origin (a probe set, a
-package), each fold is scored by a model trained on the others, and the threshold is the
-higher of two quantiles of those scores — ordinary definitions (--ordinary-quantile) and
-look-alikes (--lookalike-quantile). The model written is then trained on everything.
+The thresholds are set out of fold: definitions are split into folds by origin (a probe set, a
+public set, a package), each fold is scored by a model trained on the others, and the threshold is
+the higher of two quantiles of those scores — ordinary definitions (--ordinary-quantile) and
+look-alikes (--lookalike-quantile). A short definition (fewer than ``MIN_TERMS`` terms, at least
+``MIN_SHORT_TERMS``) has a threshold of its own, the same way from the short ones' scores with
+stricter quantiles (--short-ordinary-quantile, --short-lookalike-quantile): on a few words the
+score swings further, and hand-written look-alikes of attacks are mostly short. The model
+written is then trained on everything.
 
 Needs scikit-learn (`pip install -e '.[train]'`); mcpwall itself only reads the JSON.
 """
@@ -23,6 +30,7 @@ import argparse
 import hashlib
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +39,7 @@ from scipy.sparse import csr_matrix
 from sklearn.linear_model import LogisticRegression
 
 from mcpwall.inspection import Severity, inspect_definition, max_severity, normalize
-from mcpwall.inspection.learned import MIN_TERMS, terms, visible_texts
+from mcpwall.inspection.learned import MIN_SHORT_TERMS, MIN_TERMS, terms, visible_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDS = 5
@@ -60,14 +68,32 @@ def _rows(path: Path, data: Data) -> list[dict[str, object]]:
     return [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
 
 
-def load(probes: Path, ordinary: list[Path]) -> Data:
+INSTRUCTIONS = frozenset({"<instructions>", "__server_instructions__"})
+"""Names a public set gives a server's instructions (held as a tool record): the model reads tools only."""
+
+
+def _paired(attacks: list[Path], data: Data, origin_of: Callable[[Path], str]) -> None:
+    """Each attacks file with its benign twin: attacks, and honest tools as look-alikes."""
+    for path in attacks:
+        origin = origin_of(path)
+        twin = path.with_name(path.name.replace("-attacks.jsonl", "-benign.jsonl"))
+        for label, kind, file in ((1, "attack", path), (0, "lookalike", twin)):
+            for row in _rows(file, data):
+                tool = row["tool"]
+                if not (isinstance(tool, dict) and tool.get("name") in INSTRUCTIONS):
+                    data.add(tool, label, kind, origin)
+
+
+def _public_round(path: Path) -> str:
+    """A public set's origin is its round (``public-23`` for 23a, 23b, 23c): one round's sets
+    were gathered together and may share repositories, so they stay in one fold."""
+    return "public-" + "".join(ch for ch in path.name.split("-")[0] if ch.isdigit())
+
+
+def load(probes: Path, public: Path, ordinary: list[Path]) -> Data:
     data = Data()
-    for path in sorted(probes.glob("dev*-attacks.jsonl")):
-        origin = path.name.split("-")[0]
-        for row in _rows(path, data):
-            data.add(row["tool"], 1, "attack", origin)
-        for row in _rows(path.with_name(f"{origin}-benign.jsonl"), data):
-            data.add(row["tool"], 0, "lookalike", origin)
+    _paired(sorted(probes.glob("dev*-attacks.jsonl")), data, lambda path: path.name.split("-")[0])
+    _paired(sorted(public.glob("*-attacks.jsonl")), data, _public_round)
     for path in ordinary:
         for row in _rows(path, data):
             package = str(row.get("id", "")).rsplit(":", 1)[0]
@@ -176,11 +202,23 @@ def rules_high(tools: list[dict[str, object]]) -> np.ndarray:
     return np.array(flagged)
 
 
-def report(scores: np.ndarray, bags: list[Bag], data: Data, threshold: float) -> None:
+def sizes_of(bags: list[Bag]) -> np.ndarray:
+    """Each definition's number of terms (what `MIN_TERMS` counts)."""
+    return np.array([sum(bag.values()) for bag in bags])
+
+
+def flagged_by(scores: np.ndarray, sizes: np.ndarray, thresholds: tuple[float, float]) -> np.ndarray:
+    """What the detector flags: long definitions at the threshold, short ones at the short one."""
+    threshold, short = thresholds
+    long_ = sizes >= MIN_TERMS
+    return (long_ & (scores >= threshold)) | (~long_ & (sizes >= MIN_SHORT_TERMS) & (scores >= short))
+
+
+def report(scores: np.ndarray, bags: list[Bag], data: Data, thresholds: tuple[float, float]) -> None:
     kinds = np.array(data.kinds)
-    flagged = (scores >= threshold) & (np.array([sum(bag.values()) for bag in bags]) >= MIN_TERMS)
+    flagged = flagged_by(scores, sizes_of(bags), thresholds)
     rules = rules_high(data.tools)
-    print(f"threshold {threshold:.3f} (out of fold)")
+    print(f"threshold {thresholds[0]:.3f}, short definitions {thresholds[1]:.3f} (out of fold)")
     for kind in ("attack", "lookalike", "ordinary"):
         mask = kinds == kind
         n = int(mask.sum())
@@ -190,7 +228,9 @@ def report(scores: np.ndarray, bags: list[Bag], data: Data, threshold: float) ->
         )
 
 
-def write(path: Path, vocabulary: dict[str, int], model, threshold: float, data: Data, min_weight: float) -> None:  # type: ignore[no-untyped-def]
+def write(  # type: ignore[no-untyped-def]
+    path: Path, vocabulary: dict[str, int], model, thresholds: tuple[float, float], data: Data, min_weight: float
+) -> None:
     """Write the model, leaving out terms lighter than ``min_weight`` (memory: every term kept is a
     dict entry in each mcpwall process)."""
     coefficients = model.coef_[0]
@@ -200,7 +240,8 @@ def write(path: Path, vocabulary: dict[str, int], model, threshold: float, data:
     body = {
         "bias": float(model.intercept_[0]),
         "data": files,
-        "threshold": threshold,
+        "short_threshold": thresholds[1],
+        "threshold": thresholds[0],
         "trained_on": counts,
         "weights": weights,
     }
@@ -208,17 +249,29 @@ def write(path: Path, vocabulary: dict[str, int], model, threshold: float, data:
     print(f"wrote {path} ({len(weights)} weights)")
 
 
-def threshold_of(scores: np.ndarray, data: Data, args: argparse.Namespace) -> float:
+def threshold_of(scores: np.ndarray, kinds: np.ndarray, lookalike_quantile: float, ordinary_quantile: float) -> float:
     """The higher of the ordinary and look-alike quantiles of out-of-fold scores."""
-    kinds = np.array(data.kinds)
     ordinary = scores[kinds == "ordinary"]
-    lookalike = float(np.quantile(scores[kinds == "lookalike"], args.lookalike_quantile))
-    return max(lookalike, float(np.quantile(ordinary, args.ordinary_quantile))) if len(ordinary) else lookalike
+    lookalike = float(np.quantile(scores[kinds == "lookalike"], lookalike_quantile))
+    return max(lookalike, float(np.quantile(ordinary, ordinary_quantile))) if len(ordinary) else lookalike
+
+
+def thresholds_of(scores: np.ndarray, bags: list[Bag], data: Data, args: argparse.Namespace) -> tuple[float, float]:
+    """The threshold of long definitions, then that of short ones (each from its own scores)."""
+    kinds = np.array(data.kinds)
+    sizes = sizes_of(bags)
+    long_ = sizes >= MIN_TERMS
+    short = ~long_ & (sizes >= MIN_SHORT_TERMS)
+    return (
+        threshold_of(scores[long_], kinds[long_], args.lookalike_quantile, args.ordinary_quantile),
+        threshold_of(scores[short], kinds[short], args.short_lookalike_quantile, args.short_ordinary_quantile),
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--probes", type=Path, default=ROOT / "benchmarks" / "probes")
+    parser.add_argument("--public", type=Path, default=ROOT / "training" / "public")
     parser.add_argument(
         "--ordinary",
         type=Path,
@@ -232,17 +285,19 @@ def main() -> int:
     parser.add_argument("--ordinary-weight", type=float, default=3.0)
     parser.add_argument("--ordinary-quantile", type=float, default=0.997)
     parser.add_argument("--lookalike-quantile", type=float, default=0.99)
+    parser.add_argument("--short-ordinary-quantile", type=float, default=0.999)
+    parser.add_argument("--short-lookalike-quantile", type=float, default=0.998)
     parser.add_argument("--min-weight", type=float, default=0.4)
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
-    data = load(args.probes, args.ordinary)
+    data = load(args.probes, args.public, args.ordinary)
     bags = [bag_of(tool) for tool in data.tools]
     scores = out_of_fold(bags, data, args)
-    threshold = threshold_of(scores, data, args)
-    report(scores, bags, data, threshold)
+    thresholds = thresholds_of(scores, bags, data, args)
+    report(scores, bags, data, thresholds)
     if not args.dry_run:
         vocabulary, model = fit(bags, np.array(data.labels), sample_weights(data, args.ordinary_weight), args)
-        write(args.out, vocabulary, model, threshold, data, args.min_weight)
+        write(args.out, vocabulary, model, thresholds, data, args.min_weight)
     return 0
 
 

@@ -94,7 +94,6 @@ def test_attack_mechanism_is_flagged(description: str, category: str, severity: 
         "Runs a shell command, e.g. `ls -la`, and returns its output.",
         "Set limit to 10 to get fewer results. Always set format to 'json' for machine-readable output.",
         "Uploads a file to the bucket. Always include the content type.",
-        "Fetches https://api.example.com/v1/items and returns JSON. IMPORTANT: results are paginated.",
         "This tool is the best way to query the knowledge base.",
     ],
 )

@@ -16,6 +16,7 @@ from mcpwall.inspection.catalog import compile_rules
 from mcpwall.inspection.detector import _own_of, _part
 from mcpwall.inspection.fields import schema_keyword
 from mcpwall.inspection.learned import (
+    MIN_SHORT_TERMS,
     MIN_TERMS,
     RULE_ID,
     Model,
@@ -29,6 +30,8 @@ from mcpwall.inspection.memo import recall_for
 from mcpwall.inspection.review import ToolReviewer
 from mcpwall.inspection.settings import InspectionSettings
 from mcpwall.store import SqliteStore
+
+from .probes import MODEL_ALERTS
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_FILE = ROOT / "src" / "mcpwall" / "inspection" / "model.json"
@@ -54,6 +57,20 @@ SAMPLES: list[dict[str, object]] = [
         },
     },
 ]
+
+
+def test_single_letters_and_letters_glued_to_digits_are_no_words() -> None:
+    """A hex digest, a version tag or a schema pattern's ``\\d`` gives no terms (they weighed as words)."""
+    assert terms("Returns the digest e3b0c44298fc, v1 of \\d{4}-\\d{2}; e.g. a b") == [
+        "returns",
+        "the",
+        "digest",
+        "of",
+        "returns the",
+        "the digest",
+        "digest of",
+    ]
+    assert terms("发送 key") == ["发", "送", "key", "发 送", "送 key"]
 
 
 def test_terms_are_words_then_adjacent_pairs() -> None:
@@ -100,12 +117,12 @@ def test_a_schema_keyword_is_a_type_value_inside_a_schema(path: str, keyword: bo
 
 def test_type_keywords_weigh_nothing_at_run_time() -> None:
     """The detector weighs a schema as the training script reads it: its type words left out."""
-    schema = {"type": "object", "properties": {"a": {"type": "string", "description": "A string value"}}}
+    schema = {"type": "object", "properties": {"amount": {"type": "string", "description": "A string value"}}}
     recall = recall_for(compile_rules())
     weighed = _part("inputSchema", schema, recall, _own_of({"inputSchema": schema}, recall))[2]
     model = packaged_model()
-    expected = [model.weigh(normalize(text).text) for text in ("a", "A string value")]
-    assert weighed[1] == sum(count for _, count in expected) == 6  # "object" and "string" would make 8
+    expected = [model.weigh(normalize(text).text) for text in ("amount", "A string value")]
+    assert weighed[1] == sum(count for _, count in expected) == 4  # "object" and "string" would make 6
     assert weighed[0] == pytest.approx(sum(total for total, _ in expected))
 
 
@@ -137,10 +154,32 @@ def test_a_definition_at_the_threshold_is_flagged_high_and_explained() -> None:
     assert _findings(model, long_text, kind="prompt") == []
 
 
-def test_a_short_definition_is_left_to_the_rules() -> None:
-    model = Model({"send": 4.0}, bias=0.0, threshold=1.0)
+def test_a_short_definition_is_held_to_the_short_threshold() -> None:
+    model = Model({"send": 12.0, "leak": 6.0}, bias=0.0, threshold=1.0, short_threshold=3.0)
+    short_text = "send " + "word " * 4  # 5 words, 9 terms
+    assert MIN_SHORT_TERMS <= model.weigh(short_text)[1] < MIN_TERMS
+    (finding,) = _findings(model, short_text)  # 12 / 3 = 4.0
+    assert "threshold 3.00" in finding.context
+    assert _findings(model, "leak " + "word " * 4) == []  # 6 / 3 = 2.0: over the long threshold, under the short one
+
+
+def test_a_definition_of_a_few_words_is_left_to_the_rules() -> None:
+    model = Model({"send": 40.0}, bias=0.0, threshold=1.0, short_threshold=1.0)
+    assert model.weigh("send word")[1] < MIN_SHORT_TERMS
     assert model.score([model.weigh("send word")])[0] >= 1.0
     assert _findings(model, "send word") == []
+
+
+def test_a_model_without_a_short_threshold_leaves_short_definitions_alone() -> None:
+    model = parse_model(b'{"weights": {"send": 40}, "bias": 0, "threshold": 1}')
+    assert _findings(model, "send " + "word " * 4) == []
+    assert len(_findings(model, "send " + "word " * MIN_TERMS)) == 1
+
+
+def test_the_packaged_model_holds_short_definitions_to_a_higher_threshold() -> None:
+    model = packaged_model()
+    assert math.isfinite(model.short_threshold)
+    assert model.short_threshold > model.threshold
 
 
 @pytest.mark.parametrize(
@@ -153,6 +192,7 @@ def test_a_short_definition_is_left_to_the_rules() -> None:
         b'{"weights": {"a": null}, "bias": 0, "threshold": 1}',
         b'{"weights": {"a": true}, "bias": 0, "threshold": 1}',
         b'{"weights": {}, "bias": "0", "threshold": 1}',
+        b'{"weights": {}, "bias": 0, "threshold": 1, "short_threshold": "2"}',
     ],
 )
 def test_a_malformed_model_is_refused(body: bytes) -> None:
@@ -172,9 +212,21 @@ def test_the_packaged_model_was_trained_on_the_committed_data() -> None:
     recorded = orjson.loads(MODEL_FILE.read_bytes())["data"]
     assert any("ordinary-" in name for name in recorded)
     assert any("probes/dev" in name for name in recorded)
+    assert any("training/public/" in name for name in recorded)
     for name, digest in recorded.items():
         assert hashlib.sha256((ROOT / name).read_bytes()).hexdigest() == digest, name
     assert all(not name.startswith(("../", "/")) and "heldout" not in name for name in recorded)
+
+
+@pytest.mark.parametrize("tool", MODEL_ALERTS, ids=lambda tool: str(tool["name"]))
+def test_known_false_alerts_of_the_model_are_the_model_s_alone(tool: dict[str, object]) -> None:
+    """Two hand-written honest look-alikes the retrained model alerts on (see ``probes.MODEL_ALERTS``):
+    the rules leave them below high, and the model's finding is high, not critical (an alert only;
+    nothing is blocked at the default block threshold). Fails once the model stops alerting."""
+    rules = max_severity(inspect_definition("tool", tool, learned=False))
+    assert rules is None or rules < Severity.HIGH
+    assert [f.severity for f in inspect_definition("tool", tool) if f.severity >= Severity.HIGH] == [Severity.HIGH]
+    assert any(f.rule == RULE_ID for f in inspect_definition("tool", tool))
 
 
 def _training_side(tool: dict[str, object]) -> list[str]:

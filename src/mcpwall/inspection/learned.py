@@ -9,14 +9,19 @@ fold: on look-alikes and ordinary definitions scored by models that had not seen
 
 The features are deliberately simple so that scoring stays in C-level loops and microseconds:
 
-- words: lower-cased runs of letters; each CJK ideograph or kana character is a word of its own;
+- words: lower-cased runs of two or more letters; each CJK ideograph or kana character is a word
+  of its own. A run of letters glued to digits (``e3b0c442``, ``v1``, a base64 blob) is no word,
+  nor is a single letter (``\\d`` in a schema's pattern, ``e.g.``): they weighed like words
+  (``c``, ``d``, ``e``) and made a hex digest or a date pattern look like a payload;
 - the terms of a string: its words and its adjacent word pairs, each occurrence counted;
 - score = bias + (sum of the weights of every term of every model-visible string, normalized as
   for the rules) / sqrt(number of terms). Each string's (sum, count) is remembered, so a string
   repeated across a listing is weighed once.
 
 A definition scoring at or above the threshold gets one ``model.poisoning_likelihood`` finding at
-high severity, whose matched text names the terms that weighed most.
+high severity, whose matched text names the terms that weighed most. A short definition (fewer
+than `MIN_TERMS` terms) is held to a threshold of its own, set the same way from short definitions
+alone: on a few words one heavy term moves the score further, so it is higher.
 """
 
 from __future__ import annotations
@@ -42,10 +47,13 @@ EXPLAINED: Final = 6
 """How many of the heaviest terms a finding names."""
 PAIR: Final = "{} {}".format
 ZEROS: Final = itertools.repeat(0.0)
-WORD: Final = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]|[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
+CJK: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+WORD: Final = re.compile(rf"[{CJK}]|(?<![^\W_{CJK}])[^\W\d_{CJK}]{{2,}}(?![^\W_{CJK}])")
 MIN_TERMS: Final = 40
-"""The model speaks only on definitions with at least this many terms (about 20 words): on a
-handful of words one heavy term decides the score, and short texts are the rules' ground."""
+"""A definition with at least this many terms (about 20 words) is held to the model's threshold;
+a shorter one to its short threshold."""
+MIN_SHORT_TERMS: Final = 8
+"""The model does not speak on fewer terms (about four words): there one term decides the score."""
 KINDS: Final = frozenset({"tool"})
 """The model was trained on tools only; other kinds are left to the rules."""
 
@@ -61,12 +69,22 @@ class Model:
     Attributes:
         weights: term -> weight (terms with no weight are absent).
         bias: the intercept.
-        threshold: the score at and above which a definition is flagged high.
+        threshold: the score at and above which a definition of `MIN_TERMS` terms or more is
+            flagged high.
+        short_threshold: the same for a definition of `MIN_SHORT_TERMS` up to `MIN_TERMS` terms
+            (never, when the model has none).
     """
 
     weights: dict[str, float]
     bias: float
     threshold: float
+    short_threshold: float = math.inf
+
+    def threshold_for(self, count: int) -> float:
+        """The score a definition of ``count`` terms must reach to be flagged."""
+        if count >= MIN_TERMS:
+            return self.threshold
+        return self.short_threshold if count >= MIN_SHORT_TERMS else math.inf
 
     def weigh(self, text: str) -> Weighed:
         """One normalized string's sum of term weights and number of terms."""
@@ -114,7 +132,8 @@ def visible_texts(kind: str, obj: object, normalized: Callable[[str], str]) -> l
 
 
 def parse_model(data: bytes) -> Model:
-    """A model from its JSON form (``{"bias", "threshold", "weights": {term: weight}}``).
+    """A model from its JSON form (``{"bias", "threshold", "weights": {term: weight}}``, and
+    optionally ``short_threshold``).
 
     Raises:
         ValueError: not such a form.
@@ -126,7 +145,13 @@ def parse_model(data: bytes) -> Model:
     for term, weight in weights.items():  # JSON keys are strings; the weights are made floats in
         if type(weight) is not float:  # place (a copy would hold two dicts of every term at once)
             weights[term] = _number(weight)
-    return Model(weights, _number(parsed.get("bias")), _number(parsed.get("threshold")))
+    short = parsed.get("short_threshold")
+    return Model(
+        weights,
+        _number(parsed.get("bias")),
+        _number(parsed.get("threshold")),
+        math.inf if short is None else _number(short),
+    )
 
 
 def _number(value: object) -> float:
@@ -157,7 +182,8 @@ def model_findings(
         return []
     model = model or packaged_model()
     score, count = model.score(weighed)
-    if score < model.threshold or count < MIN_TERMS:
+    threshold = model.threshold_for(count)
+    if score < threshold:
         return []
     heaviest = ", ".join(model.heaviest(texts()))
     return [
@@ -168,7 +194,7 @@ def model_findings(
             "definition",
             heaviest,
             0,
-            f"score {score:.2f} >= threshold {model.threshold:.2f}; heaviest terms: {heaviest}",
+            f"score {score:.2f} >= threshold {threshold:.2f}; heaviest terms: {heaviest}",
             "A learned model reads the whole definition as likely poisoning (see inspection/learned.py).",
         )
     ]
