@@ -3,9 +3,10 @@
 The rules find attacks by their mechanisms, one phrase at a time; attacks phrased around every
 trigger word slip past them. This model reads a definition as a bag of words and word pairs and
 weighs them all at once. It was trained (``training/train_model.py``) on the team's development
-probe sets — attacks against honest look-alikes — and on thousands of ordinary tool definitions
-gathered from public npm and PyPI servers, never on ``../shared``. Its threshold was set out of
-fold: on look-alikes and ordinary definitions scored by models that had not seen them.
+probe sets — attacks against honest look-alikes —, on public attack sets with the honest tools
+beside them (``training/public``), and on thousands of ordinary tool definitions gathered from
+public npm and PyPI servers, never on ``../shared``. Its thresholds were set out of fold: on
+look-alikes and ordinary definitions scored by models that had not seen them.
 
 The features are deliberately simple so that scoring stays in C-level loops and microseconds:
 
